@@ -1,0 +1,68 @@
+package handoff
+
+// This file fixes the package's API for its callers (cmd, inject).
+// Bodies are filled in by the implementation files.
+
+import (
+	"errors"
+	"io"
+	"time"
+
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// Task is one of the agent's tasks (TaskCreate/TaskUpdate, or TodoWrite).
+type Task struct {
+	ID      string `json:"id,omitempty"`
+	Subject string `json:"subject"`
+	Status  string `json:"status"` // pending, in_progress, completed, deleted
+}
+
+// Facts is what a transcript says about a session.
+type Facts struct {
+	Files          []string `json:"files"`    // written or edited, relative to the repository root, first touch first
+	Tasks          []Task   `json:"tasks"`    // in creation order, latest status
+	Commands       []string `json:"commands"` // notable Bash commands, in order, deduplicated
+	Errors         []string `json:"errors"`   // tool results with is_error, trimmed
+	Prompts        []string `json:"prompts"`  // the person's prompts, in order (not tool results, not hook output)
+	LastAssistant  string   `json:"last_assistant"`
+	CompactSummary string   `json:"compact_summary"` // the latest isCompactSummary text
+	Lines          int      `json:"lines"`           // lines read
+	Bytes          int64    `json:"bytes"`           // bytes read
+}
+
+// Meta is a handoff's front matter.
+type Meta struct {
+	Session      string    `json:"session"`
+	Created      time.Time `json:"created"`
+	Event        string    `json:"event"` // pre-compact, session-end, manual
+	Trigger      string    `json:"trigger,omitempty"`
+	Reason       string    `json:"reason,omitempty"`
+	AgentSession string    `json:"agent_session,omitempty"`
+	Branch       string    `json:"branch,omitempty"`
+	Commit       string    `json:"commit,omitempty"`
+	Dirty        int       `json:"dirty"`
+	Author       string    `json:"author,omitempty"`
+	Version      string    `json:"version"`
+}
+
+// Handoff is everything a handoff file says.
+type Handoff struct {
+	Meta
+	Summary    string
+	Goal       string
+	Now        string
+	Done       []string
+	Next       []string
+	Decisions  []ledger.Decision
+	Files      []string
+	Commands   []string
+	Errors     []string
+	Prompts    []string
+	LedgerPath string // relative to the repository root
+}
+
+// ErrNoHandoff reports that a session has no handoff yet.
+var ErrNoHandoff = errors.New("no handoff")
+
+var _ = io.EOF

@@ -1,0 +1,87 @@
+package ledger
+
+// This file fixes the package's API for its callers (cmd, handoff, inject).
+// Bodies are filled in by the implementation files.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrNotFound reports that no ledger exists under a given name.
+var ErrNotFound = errors.New("ledger not found")
+
+// ErrSectionStyle reports an edit attempted on a section-style ledger, which
+// must first be converted with Import.
+var ErrSectionStyle = errors.New("section-style ledger: convert it with `continuity import` before editing")
+
+// Format tells how a ledger stores its fields.
+type Format int
+
+const (
+	// FrontMatter ledgers keep fields in YAML front matter (the native form).
+	FrontMatter Format = iota
+	// Sections ledgers keep fields as markdown sections (Continuous-Claude's form).
+	Sections
+)
+
+// Decision is one entry of the decisions list.
+type Decision struct {
+	Decision string `json:"decision"`
+	Why      string `json:"why,omitempty"`
+	Date     string `json:"date,omitempty"`
+}
+
+// Ledger is the parsed model of a ledger file. Src keeps the exact bytes it
+// was parsed from; edits are computed against Src.
+type Ledger struct {
+	Path        string     `json:"path"`
+	Format      Format     `json:"-"`
+	Session     string     `json:"session"`
+	Goal        string     `json:"goal"`
+	Constraints []string   `json:"constraints"`
+	Done        []string   `json:"done"`
+	Now         string     `json:"now"`
+	Next        []string   `json:"next"`
+	Decisions   []Decision `json:"decisions"`
+	Questions   []string   `json:"questions"`
+	Files       []string   `json:"files"`
+	Updated     string     `json:"updated"`
+	// Body is the markdown after the front matter (the whole file for
+	// section-style ledgers).
+	Body []byte `json:"-"`
+	Src  []byte `json:"-"`
+}
+
+// Problem is one validation failure, printed as "path:line: message".
+type Problem struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Msg)
+}
+
+// Problems is a non-empty list of validation failures; it is the error Parse
+// returns for a ledger that cannot be used.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	s := ""
+	for i, p := range ps {
+		if i > 0 {
+			s += "\n"
+		}
+		s += p.Error()
+	}
+	return s
+}
+
+// FormatTime renders t as the ledger's `updated` value (UTC, RFC 3339, seconds).
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
