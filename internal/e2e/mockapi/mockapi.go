@@ -1,0 +1,213 @@
+package mockapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Response is one scripted model reply: plain text, or one tool call.
+type Response struct {
+	Text    string   // the assistant's text, when ToolUse is nil
+	ToolUse *ToolUse // one tool call; the client runs it and asks again
+}
+
+// ToolUse is a tool call the model makes.
+type ToolUse struct {
+	Name  string         // e.g. "Write"
+	Input map[string]any // the tool's arguments
+}
+
+// Text returns a plain text response.
+func Text(s string) Response { return Response{Text: s} }
+
+// Tool returns a response calling one tool.
+func Tool(name string, input map[string]any) Response {
+	return Response{ToolUse: &ToolUse{Name: name, Input: input}}
+}
+
+// Request is one request the client sent, as received.
+type Request struct {
+	N           int    // 1-based arrival order
+	Path        string // URL path and query, e.g. "/v1/messages?beta=true"
+	Body        []byte // the raw body
+	Compaction  bool   // it asked for a conversation summary
+	CountTokens bool   // it was a count_tokens call
+}
+
+// Server is a running stand-in API. Its zero value is not usable; call New.
+type Server struct {
+	// URL is the base URL to give the client as ANTHROPIC_BASE_URL.
+	URL string
+
+	srv      *httptest.Server
+	mu       sync.Mutex
+	queue    []Response
+	summary  string
+	requests []Request
+}
+
+// DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
+const DefaultSummary = "The user and assistant exchanged greetings while testing hooks."
+
+// New starts a server on 127.0.0.1 that answers ordinary requests with the
+// given responses in order (then "OK"). Close it when done.
+func New(responses ...Response) *Server {
+	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close shuts the server down.
+func (s *Server) Close() { s.srv.Close() }
+
+// Push appends responses to the script.
+func (s *Server) Push(responses ...Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, responses...)
+}
+
+// SetSummary sets the text compaction requests get inside <summary> tags.
+func (s *Server) SetSummary(summary string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.summary = summary
+}
+
+// Requests returns a copy of every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Pending reports how many scripted responses have not been used yet.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+var (
+	summaryWord  = regexp.MustCompile(`(?i)summar`)
+	summaryRules = regexp.MustCompile(`Do NOT call any tools|</summary> tags`)
+)
+
+// IsCompaction reports whether a request body is Claude Code asking the model
+// to summarise the conversation (the /compact and auto-compact prompt).
+func IsCompaction(body []byte) bool {
+	b := string(body)
+	return strings.Contains(b, "<summary>") && summaryWord.MatchString(b) && summaryRules.MatchString(b)
+}
+
+// block is one content block of a reply, in the API's shape.
+type block struct {
+	Type  string         `json:"type"`
+	Text  string         `json:"text,omitempty"`
+	ID    string         `json:"id,omitempty"`
+	Name  string         `json:"name,omitempty"`
+	Input map[string]any `json:"input,omitempty"`
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	path := r.URL.Path
+	req := Request{Path: r.URL.RequestURI(), Body: body,
+		CountTokens: strings.HasPrefix(path, "/v1/messages/count_tokens")}
+	req.Compaction = !req.CountTokens && IsCompaction(body)
+
+	s.mu.Lock()
+	req.N = len(s.requests) + 1
+	s.requests = append(s.requests, req)
+	var next Response
+	haveNext := false
+	if !req.CountTokens && !req.Compaction && strings.HasPrefix(path, "/v1/messages") && len(s.queue) > 0 {
+		next, s.queue, haveNext = s.queue[0], s.queue[1:], true
+	}
+	summary := s.summary
+	s.mu.Unlock()
+
+	switch {
+	case req.CountTokens:
+		writeJSON(w, map[string]any{"input_tokens": 1000})
+		return
+	case !strings.HasPrefix(path, "/v1/messages"):
+		http.Error(w, "{}", http.StatusNotFound)
+		return
+	}
+
+	var parsed struct {
+		Model  string `json:"model"`
+		Stream bool   `json:"stream"`
+	}
+	_ = json.Unmarshal(body, &parsed)
+	if parsed.Model == "" {
+		parsed.Model = "mock-model"
+	}
+	id := fmt.Sprintf("msg_mock_%d", req.N)
+	stop := "end_turn"
+	var content block
+	switch {
+	case req.Compaction:
+		content = block{Type: "text", Text: "<analysis>mock</analysis>\n<summary>\n" + summary + "\n</summary>"}
+	case haveNext && next.ToolUse != nil:
+		input := next.ToolUse.Input
+		if input == nil {
+			input = map[string]any{}
+		}
+		content = block{Type: "tool_use", ID: fmt.Sprintf("toolu_mock_%d", req.N), Name: next.ToolUse.Name, Input: input}
+		stop = "tool_use"
+	case haveNext && next.Text != "":
+		content = block{Type: "text", Text: next.Text}
+	default:
+		content = block{Type: "text", Text: "OK"}
+	}
+	if parsed.Stream {
+		stream(w, id, parsed.Model, content, stop)
+		return
+	}
+	writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": parsed.Model,
+		"content": []block{content}, "stop_reason": stop, "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": 1000, "output_tokens": 20}})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// stream writes one reply as server-sent events, the way the real API streams it.
+func stream(w http.ResponseWriter, id, model string, b block, stop string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	event := func(typ string, data map[string]any) {
+		data["type"] = typ
+		j, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, j)
+	}
+	event("message_start", map[string]any{"message": map[string]any{"id": id, "type": "message",
+		"role": "assistant", "model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": 1000, "output_tokens": 1}}})
+	if b.Type == "text" {
+		event("content_block_start", map[string]any{"index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+		event("content_block_delta", map[string]any{"index": 0, "delta": map[string]any{"type": "text_delta", "text": b.Text}})
+	} else {
+		input, _ := json.Marshal(b.Input)
+		event("content_block_start", map[string]any{"index": 0, "content_block": map[string]any{
+			"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}})
+		event("content_block_delta", map[string]any{"index": 0, "delta": map[string]any{
+			"type": "input_json_delta", "partial_json": string(input)}})
+	}
+	event("content_block_stop", map[string]any{"index": 0})
+	event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": 20}})
+	event("message_stop", map[string]any{})
+}
