@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
@@ -177,6 +178,9 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	t.Logf("fresh session context (%d chars):\n%s", len(ctx[0]), ctx[0])
 
 	p.logHookDurations(work.ID, cleared.ID, fresh.ID)
+	for _, f := range []string{"pre-compact-manual.json", "post-compact-manual.json", "session-end-other.json"} {
+		t.Logf("continuity hook < %s on session %.8s: %v (wall, run directly)", f, work.ID, p.timeHook(f, work.ID).Round(time.Millisecond))
+	}
 }
 
 // TestBigLedgerStaysInline gives the ledger a notes body over 50 KB: what the

@@ -429,3 +429,46 @@ func modelRequests(reqs []mockapi.Request) []mockapi.Request {
 	}
 	return out
 }
+
+// timeHook runs `continuity hook` directly on a recorded payload from
+// testdata/payloads, pointed at a real session of this project, and returns
+// its wall time. The client records durationMs only for SessionStart, so this
+// is how the other events are timed. The hook must exit 0 with stdout empty
+// or one JSON object.
+func (p *project) timeHook(payloadFile, sessionID string) time.Duration {
+	p.t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", payloadFile))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var payload map[string]any
+	if err := json.Unmarshal(raw, &payload); err != nil {
+		p.t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(p.config, "projects", "*", sessionID+".jsonl"))
+	if len(matches) != 1 {
+		p.t.Fatalf("transcript of %s not found", sessionID)
+	}
+	payload["session_id"], payload["transcript_path"], payload["cwd"] = sessionID, matches[0], p.dir
+	in, _ := json.Marshal(payload)
+
+	cmd := exec.Command(p.bin, "hook")
+	cmd.Dir = p.dir
+	cmd.Env = append(append([]string(nil), p.env...), "CLAUDE_PROJECT_DIR="+p.dir, "CLAUDE_CODE_SESSION_ID="+sessionID)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		p.t.Errorf("continuity hook < %s: %v\nstderr: %s", payloadFile, err, stderr.String())
+	}
+	if out := bytes.TrimSpace(stdout.Bytes()); len(out) > 0 {
+		var obj map[string]any
+		if json.Unmarshal(out, &obj) != nil {
+			p.t.Errorf("continuity hook < %s: stdout is not one JSON object: %s", payloadFile, out)
+		}
+	}
+	return elapsed
+}
