@@ -1,0 +1,488 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/hookio"
+	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+func newHookCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "hook",
+		Short: "The Claude Code hook entry point: a payload on stdin, at most one JSON object on stdout",
+		Long: `The Claude Code hook entry point, registered by 'continuity init'. Reads one hook payload
+on stdin and acts on its hook_event_name:
+
+  SessionStart  inject the active ledger and its latest handoff (additionalContext)
+  PreCompact    write a handoff from the transcript; update the ledger's files
+  PostCompact   add the compaction summary to that handoff
+  SessionEnd    write a handoff, unless nothing is new since the last one
+
+Any other event: nothing. It always exits 0 and never breaks the session: problems are
+one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says more.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runHook(a)
+			return nil
+		},
+	}
+}
+
+// hookRun is one hook invocation.
+type hookRun struct {
+	a     *app
+	p     *project.Project
+	pl    hookio.Payload
+	now   time.Time
+	debug bool
+}
+
+func truthy(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return s != "" && s != "0" && s != "false" && s != "no" && s != "off"
+}
+
+// runHook never fails: whatever happens, the session goes on.
+func runHook(a *app) {
+	start := time.Now()
+	if truthy(a.getenv("CONTINUITY_DISABLE")) {
+		return
+	}
+	debugOn := truthy(a.getenv("CONTINUITY_DEBUG"))
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.errw, "continuity hook: internal error, nothing done: %v\n", r)
+			if debugOn {
+				a.errw.Write(debug.Stack())
+			}
+		}
+	}()
+	pl, err := hookio.Read(a.in)
+	if err != nil {
+		fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
+		return
+	}
+	switch pl.Event {
+	case "SessionStart", "PreCompact", "PostCompact", "SessionEnd":
+	default:
+		if debugOn {
+			fmt.Fprintf(a.errw, "continuity hook: event %q is not one continuity handles\n", pl.Event)
+		}
+		return
+	}
+	dir := pl.Cwd
+	if dir == "" {
+		dir = a.getenv("CLAUDE_PROJECT_DIR")
+	}
+	if dir == "" {
+		dir = a.dir
+	}
+	p, err := project.Open(dir)
+	if err != nil {
+		fmt.Fprintf(a.errw, "continuity hook: %s: %v; nothing done\n", pl.Event, err)
+		return
+	}
+	if !p.OptedIn() {
+		if debugOn {
+			fmt.Fprintf(a.errw, "continuity hook: %s has no %s and no %s; nothing done (run `continuity init`)\n", p.Root, project.DefaultLedgerDir, project.ConfigFile)
+		}
+		return
+	}
+	h := &hookRun{a: a, p: p, pl: pl, now: a.now(), debug: debugOn}
+	var out any
+	var msg string
+	switch pl.Event {
+	case "SessionStart":
+		out, msg, err = h.sessionStart()
+	case "PreCompact":
+		msg, err = h.writeHandoff("pre-compact")
+	case "PostCompact":
+		msg, err = h.postCompact()
+	case "SessionEnd":
+		msg, err = h.writeHandoff("session-end")
+	}
+	run := project.Run{Event: pl.Event, At: h.now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
+	if err != nil {
+		run.Message = err.Error()
+		fmt.Fprintf(a.errw, "continuity hook: %s: %v\n", pl.Event, err)
+	} else if debugOn && msg != "" {
+		fmt.Fprintf(a.errw, "continuity hook: %s: %s\n", pl.Event, msg)
+	}
+	if pl.SessionID != "" {
+		if serr := p.UpdateSession(pl.SessionID, h.now, func(s *project.Session) { s.Runs = append(s.Runs, run) }); serr != nil && debugOn {
+			fmt.Fprintf(a.errw, "continuity hook: record run: %v\n", serr)
+		}
+	}
+	if out != nil {
+		if err := hookio.Write(a.out, out); err != nil {
+			fmt.Fprintf(a.errw, "continuity hook: write output: %v\n", err)
+		}
+	}
+}
+
+// ledgerName is the work stream this agent session belongs to: the one its
+// earlier hooks used, else the active ledger, else the branch's slug.
+func (h *hookRun) ledgerName() (string, error) {
+	if h.pl.SessionID != "" {
+		if s := h.p.LoadSession(h.pl.SessionID); s.Ledger != "" && project.CheckName(s.Ledger) == nil {
+			return s.Ledger, nil
+		}
+	}
+	name, _, err := h.p.Active(h.a.getenv)
+	return name, err
+}
+
+// loadLedger reads and parses a ledger; a missing one is (nil, nil, nil).
+func loadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error) {
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := safefile.Read(path, p.WriteOptions())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read ledger %s: %w", p.Rel(path), err)
+	}
+	l, err := ledger.Parse(p.Rel(path), src)
+	if err != nil {
+		return nil, src, err
+	}
+	return l, src, nil
+}
+
+// contextInput gathers what an injection for source is made from.
+func contextInput(p *project.Project, name, source, agentSession string, now time.Time) (inject.Input, error) {
+	lpath, _ := p.LedgerPath(name)
+	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: now}
+	l, raw, err := loadLedger(p, name)
+	switch {
+	case err != nil:
+		in.LedgerRaw = raw
+		in.LedgerProblem = strings.Split(err.Error(), "\n")[0]
+	case l == nil:
+		return in, fmt.Errorf("ledger %s: %w", in.LedgerPath, ledger.ErrNotFound)
+	default:
+		in.Ledger = l
+	}
+	if source == "resume" || source == "fork" {
+		return in, err
+	}
+	var hpath string
+	if source == "compact" && agentSession != "" {
+		if s := p.LoadSession(agentSession); s.Handoff != "" {
+			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
+		}
+	}
+	if hpath == "" {
+		hpath = latestHandoff(p, name)
+	}
+	if hpath != "" {
+		if src, rerr := safefile.Read(hpath, p.WriteOptions()); rerr == nil {
+			if parsed, perr := handoff.Parse(src); perr == nil {
+				in.Handoff = parsed
+				in.HandoffPath = p.Rel(hpath)
+			}
+		}
+	}
+	return in, err
+}
+
+func (h *hookRun) sessionStart() (any, string, error) {
+	name, err := h.ledgerName()
+	if errors.Is(err, project.ErrNoLedger) {
+		return hookio.SessionStart(inject.NoLedger(), "continuity: no ledger yet (continuity new NAME)"), "no ledger", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	in, err := contextInput(h.p, name, h.pl.Source, h.pl.SessionID, h.now)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return hookio.SessionStart(inject.NoLedger(), ""), "no ledger", nil
+	}
+	text := inject.Render(in)
+	h.exportLedger(name)
+	if h.pl.SessionID != "" {
+		_ = h.p.UpdateSession(h.pl.SessionID, h.now, func(s *project.Session) { s.Ledger = name })
+	}
+	msg := fmt.Sprintf("continuity: %s", name)
+	if in.Ledger != nil && in.Ledger.Now != "" {
+		msg += " — now: " + oneLineCut(in.Ledger.Now, 80)
+	}
+	if in.HandoffPath != "" {
+		msg += " (handoff " + filepath.Base(in.HandoffPath) + ")"
+	}
+	if err != nil {
+		// The ledger is broken: inject what we can, name the problem.
+		fmt.Fprintf(h.a.errw, "continuity hook: SessionStart: %v\n", strings.Split(err.Error(), "\n")[0])
+		msg = "continuity: ledger " + in.LedgerPath + " has a problem: " + in.LedgerProblem
+	}
+	return hookio.SessionStart(text, msg), fmt.Sprintf("injected %d characters", inject.Length(text)), nil
+}
+
+func oneLineCut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// exportLedger tells the agent's later shell commands which ledger is
+// active, through the file the host sources (CLAUDE_ENV_FILE).
+func (h *hookRun) exportLedger(name string) {
+	path := h.a.getenv("CLAUDE_ENV_FILE")
+	if path == "" || project.CheckName(name) != nil {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		fmt.Fprintf(h.a.errw, "continuity hook: CLAUDE_ENV_FILE: %v\n", err)
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "export %s=%s\n", project.EnvLedger, name)
+}
+
+// gitMeta fills a handoff's git facts, bounded in time so a slow or locked
+// repository never holds a hook.
+func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string {
+	if p.Repo.Root == "" {
+		return nil
+	}
+	m.Branch = gitfacts.Branch(p.Repo)
+	m.Commit = gitfacts.Commit(p.Repo)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	m.Author = gitfacts.Author(ctx, p.Repo)
+	files, err := gitfacts.Status(ctx, p.Repo)
+	if err == nil {
+		m.Dirty = len(files)
+	}
+	return files
+}
+
+// activityHash fingerprints what a transcript says was done, to tell
+// whether anything is new since the last handoff.
+func activityHash(f *handoff.Facts) string {
+	b, _ := json.Marshal(struct {
+		Files, Commands, Errors, Prompts []string
+		Tasks                            []handoff.Task
+		Last                             string
+	}{f.Files, f.Commands, f.Errors, f.Prompts, f.Tasks, f.LastAssistant})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// handoffRequest says what a handoff is written from.
+type handoffRequest struct {
+	Name         string
+	Event        string // pre-compact, session-end, manual
+	Trigger      string
+	Reason       string
+	AgentSession string
+	Transcript   string // path; "" for none
+	SkipIfSame   bool   // SessionEnd: nothing new, nothing written
+}
+
+// writeHandoff writes a handoff for one work stream and returns its path
+// relative to the root ("" when skipped) and a line saying what happened.
+func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (string, string, error) {
+	facts := &handoff.Facts{}
+	var warn []string
+	if r.Transcript != "" {
+		f, err := handoff.ReadTranscriptFile(r.Transcript, p.Root)
+		if err != nil {
+			warn = append(warn, fmt.Sprintf("transcript not read (%v)", err))
+		} else {
+			facts = f
+		}
+	}
+	hash := activityHash(facts)
+	var prev project.Session
+	if r.AgentSession != "" {
+		prev = p.LoadSession(r.AgentSession)
+		if r.SkipIfSame && prev.HandoffHash == hash && prev.Handoff != "" {
+			return "", "nothing new since " + prev.Handoff, nil
+		}
+	}
+	l, _, lerr := loadLedger(p, r.Name)
+	if lerr != nil {
+		warn = append(warn, strings.Split(lerr.Error(), "\n")[0])
+	}
+	meta := handoff.Meta{Session: r.Name, Created: now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
+		AgentSession: r.AgentSession, Version: version}
+	dirty := gitMeta(p, &meta, 400*time.Millisecond)
+	facts.Files = mergeFiles(facts.Files, dirty)
+	hdoc := handoff.Build(meta, facts, l)
+	lpath, _ := p.LedgerPath(r.Name)
+	hdoc.LedgerPath = p.Rel(lpath)
+	dir, err := p.HandoffSessionDir(r.Name)
+	if err != nil {
+		return "", "", err
+	}
+	if prevPath, err := handoff.Latest(dir); err == nil {
+		hdoc.Decisions = newDecisions(p, prevPath, hdoc.Decisions)
+	}
+	body, err := handoff.Render(hdoc, "")
+	if err != nil {
+		return "", "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", fmt.Errorf("create handoff directory: %w", err)
+	}
+	path := filepath.Join(dir, handoff.FileName(meta.Created, r.Event, r.AgentSession))
+	for i := 2; ; i++ {
+		err = safefile.Create(path, body, p.WriteOptions())
+		if !errors.Is(err, fs.ErrExist) || i > 9 {
+			break
+		}
+		path = strings.TrimSuffix(path, ".md")
+		if j := strings.LastIndex(path, "~"); j > 0 {
+			path = path[:j]
+		}
+		path = fmt.Sprintf("%s~%d.md", path, i)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	rel := p.Rel(path)
+	if l != nil {
+		if err := updateLedgerFiles(a, p, r.Name, facts.Files, now); err != nil {
+			warn = append(warn, "ledger files not updated: "+strings.Split(err.Error(), "\n")[0])
+		}
+	}
+	if r.AgentSession != "" {
+		if err := p.UpdateSession(r.AgentSession, now, func(s *project.Session) {
+			s.Ledger, s.Handoff, s.HandoffHash = r.Name, rel, hash
+		}); err != nil {
+			warn = append(warn, "local state: "+err.Error())
+		}
+	}
+	msg := "wrote " + rel
+	if len(warn) > 0 {
+		return rel, msg, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
+	}
+	return rel, msg, nil
+}
+
+// newDecisions keeps the decisions the previous handoff did not report.
+func newDecisions(p *project.Project, prevPath string, ds []ledger.Decision) []ledger.Decision {
+	src, err := safefile.Read(prevPath, p.WriteOptions())
+	if err != nil {
+		return ds
+	}
+	prev, err := handoff.Parse(src)
+	if err != nil {
+		return ds
+	}
+	reported := prev.Sections["Decisions"]
+	var out []ledger.Decision
+	for _, d := range ds {
+		if !strings.Contains(reported, d.Decision) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func mergeFiles(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string{}, a...), b...) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// updateLedgerFiles adds the files a session touched (inside the
+// repository) to the ledger's files list and refreshes updated.
+func updateLedgerFiles(a *app, p *project.Project, name string, files []string, now time.Time) error {
+	var rel []string
+	for _, f := range files {
+		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasPrefix(f, project.DefaultLedgerDir+"/") && !strings.HasPrefix(f, project.DefaultHandoffDir+"/") {
+			rel = append(rel, f)
+		}
+	}
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return err
+	}
+	return safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, safefile.ErrNoChange
+		}
+		if _, err := ledger.Parse(p.Rel(path), old); err != nil {
+			return nil, err
+		}
+		out := old
+		if len(rel) > 0 {
+			if out, err = ledger.AppendItems(out, "files", rel...); err != nil {
+				return nil, err
+			}
+		}
+		return ledger.Touch(out, now)
+	})
+}
+
+func (h *hookRun) writeHandoff(event string) (string, error) {
+	name, err := h.ledgerName()
+	if errors.Is(err, project.ErrNoLedger) {
+		name = gitfacts.Slug(gitfacts.Branch(h.p.Repo))
+		if name == "" {
+			name = "default"
+		}
+	} else if err != nil {
+		return "", err
+	}
+	_, msg, err := writeHandoff(h.a, h.p, handoffRequest{
+		Name: name, Event: event, Trigger: h.pl.Trigger, Reason: h.pl.Reason,
+		AgentSession: h.pl.SessionID, Transcript: h.pl.TranscriptPath, SkipIfSame: event == "session-end",
+	}, h.now)
+	return msg, err
+}
+
+func (h *hookRun) postCompact() (string, error) {
+	summary := handoff.CleanSummary(h.pl.CompactSummary)
+	if summary == "" {
+		return "no compaction summary in the payload", nil
+	}
+	s := h.p.LoadSession(h.pl.SessionID)
+	if s.Handoff == "" {
+		return "", errors.New("no handoff from PreCompact for this session; summary not recorded")
+	}
+	path := filepath.Join(h.p.Root, filepath.FromSlash(s.Handoff))
+	err := safefile.Update(path, h.p.WriteOptions(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, fmt.Errorf("handoff %s: %w", s.Handoff, fs.ErrNotExist)
+		}
+		return handoff.SetSummary(old, summary)
+	})
+	if err != nil {
+		return "", err
+	}
+	return "added the compaction summary to " + s.Handoff, nil
+}

@@ -1,0 +1,506 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// editActive applies edit to the active ledger (or the one named) under the
+// lock, refreshing `updated`. A ledger that does not parse is left untouched.
+func (a *app) editActive(name string, edit func(src []byte) ([]byte, error)) (string, error) {
+	p, err := a.project()
+	if err != nil {
+		return "", err
+	}
+	if name == "" {
+		if name, err = a.activeName(p); err != nil {
+			return "", err
+		}
+	}
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return "", err
+	}
+	rel := p.Rel(path)
+	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+		}
+		if _, err := ledger.Parse(rel, old); err != nil {
+			return nil, err
+		}
+		out, err := edit(old)
+		if err != nil {
+			return nil, err
+		}
+		return ledger.Touch(out, a.now())
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return rel, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+	}
+	return rel, err
+}
+
+type newOptions struct {
+	Name string
+	Goal string
+}
+
+func newNewCmd(a *app) *cobra.Command {
+	var o newOptions
+	c := &cobra.Command{
+		Use:   "new NAME",
+		Short: "Start a ledger and make it active in this worktree",
+		Long: `Start a ledger, thoughts/ledgers/CONTINUITY_NAME.md, and make it the active one in
+this worktree. NAME is a slug such as auth-refactor; a work stream outlives many agent sessions.`,
+		Example: `  continuity new auth-refactor --goal "Replace session cookies with short-lived JWTs"`,
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			return runNew(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Goal, "goal", "", "what this work stream is for")
+	return c
+}
+
+func runNew(a *app, o newOptions) error {
+	p, err := a.project()
+	if err != nil {
+		return err
+	}
+	path, err := p.LedgerPath(o.Name)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create ledger directory: %w", err)
+	}
+	src := ledger.New(o.Name, o.Goal, a.now())
+	if err := safefile.Create(path, src, p.WriteOptions()); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("ledger %s already exists (make it active with `continuity use %s`)", p.Rel(path), o.Name)
+		}
+		return err
+	}
+	if err := p.SetActive(o.Name); err != nil {
+		return err
+	}
+	if a.json {
+		return writeJSON(a.out, map[string]string{"name": o.Name, "path": p.Rel(path)})
+	}
+	fmt.Fprintf(a.out, "created %s (active in this worktree)\n", p.Rel(path))
+	return nil
+}
+
+func newUseCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "use NAME",
+		Short: "Make a ledger the active one in this worktree",
+		Long: `Make a ledger the active one in this worktree. The choice is local state under the git
+directory: never committed, no .gitignore entry needed. Without a choice the active ledger is
+the one named after the current branch, else the most recently modified one.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runUse(a, args[0]) },
+	}
+}
+
+func runUse(a *app, name string) error {
+	p, err := a.project()
+	if err != nil {
+		return err
+	}
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return usageError{err}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+	}
+	if err := p.SetActive(name); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "active ledger: %s\n", p.Rel(path))
+	return nil
+}
+
+func newScalarCmd(a *app, field string) *cobra.Command {
+	short := map[string]string{"goal": "Set the goal of the active ledger", "now": "Set what is being worked on now"}[field]
+	var ledgerName string
+	c := &cobra.Command{
+		Use:     field + " TEXT",
+		Short:   short,
+		Example: fmt.Sprintf("  continuity %s %q", field, map[string]string{"goal": "Replace session cookies with JWTs", "now": "Logout endpoint"}[field]),
+		Args:    minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text := strings.TrimSpace(strings.Join(args, " "))
+			if text == "" {
+				return usageError{fmt.Errorf("%s needs a non-empty TEXT", field)}
+			}
+			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) {
+				return ledger.SetScalar(src, field, text)
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "%s: %s (%s)\n", field, text, rel)
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&ledgerName, "ledger", "l", "", "edit this ledger instead of the active one")
+	return c
+}
+
+func newListEditCmd(a *app, verb string) *cobra.Command {
+	key := map[string]string{"done": "done", "next": "next", "question": "questions"}[verb]
+	short := map[string]string{
+		"done":     "Record finished items (each also leaves next)",
+		"next":     "Add items to what comes next",
+		"question": "Record open questions",
+	}[verb]
+	var ledgerName string
+	var remove bool
+	c := &cobra.Command{
+		Use:   verb + " TEXT...",
+		Short: short,
+		Long: short + `.
+Each argument is one item: quote an item that has spaces. An item already in the list is not added twice.`,
+		Example: fmt.Sprintf("  continuity %s \"Integration tests for refresh\" \"Update the API docs\"", verb),
+		Args:    minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var items []string
+			for _, s := range args {
+				if s = strings.TrimSpace(s); s != "" {
+					items = append(items, s)
+				}
+			}
+			if len(items) == 0 {
+				return usageError{fmt.Errorf("%s needs a non-empty TEXT", verb)}
+			}
+			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) {
+				if remove {
+					for _, it := range items {
+						out, _, err := ledger.RemoveItem(src, key, it)
+						if err != nil {
+							return nil, err
+						}
+						src = out
+					}
+					return src, nil
+				}
+				out, err := ledger.AppendItems(src, key, items...)
+				if err != nil || verb != "done" {
+					return out, err
+				}
+				for _, it := range items {
+					if out, _, err = ledger.RemoveItem(out, "next", it); err != nil {
+						return nil, err
+					}
+				}
+				return out, nil
+			})
+			if err != nil {
+				return err
+			}
+			action := "added to"
+			if remove {
+				action = "removed from"
+			}
+			fmt.Fprintf(a.out, "%s %s %s (%s)\n", plural(len(items), "item"), action, key, rel)
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&ledgerName, "ledger", "l", "", "edit this ledger instead of the active one")
+	c.Flags().BoolVar(&remove, "remove", false, "remove the items instead of adding them")
+	return c
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func newDecideCmd(a *app) *cobra.Command {
+	var why, ledgerName string
+	c := &cobra.Command{
+		Use:     "decide TEXT --why TEXT",
+		Short:   "Record a decision and why it was made",
+		Example: `  continuity decide "RS256, not HS256" --why "keys rotate per service"`,
+		Args:    minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text := strings.TrimSpace(strings.Join(args, " "))
+			if text == "" || strings.TrimSpace(why) == "" {
+				return usageError{errors.New("decide needs a decision TEXT and --why TEXT")}
+			}
+			d := ledger.Decision{Decision: text, Why: strings.TrimSpace(why), Date: a.now().UTC().Format("2006-01-02")}
+			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) { return ledger.AddDecision(src, d) })
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "decision recorded (%s)\n", rel)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&why, "why", "", "why the decision was made (required)")
+	c.Flags().StringVarP(&ledgerName, "ledger", "l", "", "edit this ledger instead of the active one")
+	return c
+}
+
+func newShowCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show [NAME]",
+		Short: "Print a ledger (the active one by default)",
+		Args:  maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.project()
+			if err != nil {
+				return err
+			}
+			name := ""
+			if len(args) == 1 {
+				name = args[0]
+			} else if name, err = a.activeName(p); err != nil {
+				return err
+			}
+			path, err := p.LedgerPath(name)
+			if err != nil {
+				return usageError{err}
+			}
+			src, err := safefile.Read(path, p.WriteOptions())
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+				}
+				return err
+			}
+			if !a.json {
+				_, err = a.out.Write(src)
+				return err
+			}
+			l, err := ledger.Parse(p.Rel(path), src)
+			if err != nil {
+				return err
+			}
+			l.Path = p.Rel(path)
+			return writeJSON(a.out, l)
+		},
+	}
+}
+
+type listEntry struct {
+	Name          string `json:"name"`
+	Path          string `json:"path"`
+	Active        bool   `json:"active"`
+	Goal          string `json:"goal,omitempty"`
+	Now           string `json:"now,omitempty"`
+	Updated       string `json:"updated,omitempty"`
+	Problem       string `json:"problem,omitempty"`
+	LatestHandoff string `json:"latest_handoff,omitempty"`
+}
+
+func newListCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the ledgers, the active one marked, with their latest handoff",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.project()
+			if err != nil {
+				return err
+			}
+			infos, err := p.Ledgers()
+			if err != nil {
+				return err
+			}
+			active, _, _ := p.Active(a.getenv)
+			entries := []listEntry{}
+			for _, li := range infos {
+				e := listEntry{Name: li.Name, Path: p.Rel(li.Path), Active: li.Name == active}
+				if src, err := safefile.Read(li.Path, p.WriteOptions()); err != nil {
+					e.Problem = err.Error()
+				} else if l, err := ledger.Parse(e.Path, src); err != nil {
+					e.Problem = strings.Split(err.Error(), "\n")[0]
+				} else {
+					e.Goal, e.Now, e.Updated = l.Goal, l.Now, l.Updated
+				}
+				if latest := latestHandoff(p, li.Name); latest != "" {
+					e.LatestHandoff = p.Rel(latest)
+				}
+				entries = append(entries, e)
+			}
+			if a.json {
+				return writeJSON(a.out, entries)
+			}
+			if len(entries) == 0 {
+				fmt.Fprintln(a.out, "no ledgers yet: start one with `continuity new NAME --goal TEXT`")
+				return nil
+			}
+			for _, e := range entries {
+				mark := " "
+				if e.Active {
+					mark = "*"
+				}
+				fmt.Fprintf(a.out, "%s %s", mark, e.Name)
+				if e.Updated != "" {
+					fmt.Fprintf(a.out, "  (updated %s)", e.Updated)
+				}
+				fmt.Fprintln(a.out)
+				switch {
+				case e.Problem != "":
+					fmt.Fprintf(a.out, "    problem: %s\n", e.Problem)
+				default:
+					if e.Goal != "" {
+						fmt.Fprintf(a.out, "    goal: %s\n", e.Goal)
+					}
+					if e.Now != "" {
+						fmt.Fprintf(a.out, "    now:  %s\n", e.Now)
+					}
+				}
+				if e.LatestHandoff != "" {
+					fmt.Fprintf(a.out, "    latest handoff: %s\n", e.LatestHandoff)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newLintCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "lint [FILE...]",
+		Short: "Validate ledgers (all of them by default); exit 1 on any problem",
+		Long: `Validate ledgers and print each problem as FILE:LINE: PROBLEM. With no FILE, every ledger in
+the ledger directory is checked. For pre-commit hooks and CI: exit 1 when any problem is found.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.project()
+			if err != nil {
+				return err
+			}
+			files := args
+			if len(files) == 0 {
+				infos, err := p.Ledgers()
+				if err != nil {
+					return err
+				}
+				for _, li := range infos {
+					files = append(files, li.Path)
+				}
+			}
+			bad := 0
+			for _, f := range files {
+				name := f
+				if filepath.IsAbs(f) {
+					name = p.Rel(f)
+				}
+				src, err := safefile.Read(f, safefile.Options{})
+				if err == nil {
+					_, err = ledger.Parse(name, src)
+				} else {
+					err = fmt.Errorf("%s: %w", name, err)
+				}
+				if err != nil {
+					bad++
+					fmt.Fprintln(a.out, err)
+				}
+			}
+			if bad > 0 {
+				fmt.Fprintf(a.errw, "continuity: %s with problems\n", plural(bad, "file"))
+				return silentError
+			}
+			if !a.json {
+				fmt.Fprintf(a.out, "%s ok\n", plural(len(files), "ledger"))
+			}
+			return nil
+		},
+	}
+}
+
+func newImportCmd(a *app) *cobra.Command {
+	var stdout bool
+	c := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Convert a Continuous-Claude section-style ledger to the front matter form",
+		Long: `Convert a section-style ledger (## Goal, ## Done, ## Now, ## Next, ## Decisions,
+## Open Questions, ## Working Set) to continuity's front matter form, in place, atomically.
+Other sections and notes are kept in the body. --stdout prints the result instead.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.project()
+			if err != nil {
+				return err
+			}
+			path := args[0]
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(a.dir, path)
+			}
+			rel := p.Rel(path)
+			var result []byte
+			convert := func(old []byte) ([]byte, error) {
+				if old == nil {
+					return nil, fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
+				}
+				out, err := ledger.Import(rel, old, a.now())
+				if err != nil {
+					return nil, err
+				}
+				result = out
+				if stdout {
+					return nil, safefile.ErrNoChange
+				}
+				return out, nil
+			}
+			if stdout {
+				src, err := safefile.Read(path, safefile.Options{})
+				if err != nil {
+					return err
+				}
+				if _, err := convert(src); err != nil && !errors.Is(err, safefile.ErrNoChange) {
+					return err
+				}
+				_, err = a.out.Write(result)
+				return err
+			}
+			if err := safefile.Update(path, p.WriteOptions(), convert); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "converted %s to front matter form\n", rel)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&stdout, "stdout", false, "print the converted ledger instead of rewriting the file")
+	return c
+}
+
+// latestHandoff returns the newest handoff of work stream name, or "".
+func latestHandoff(p *project.Project, name string) string {
+	dir, err := p.HandoffSessionDir(name)
+	if err != nil {
+		return ""
+	}
+	path, err := handoff.Latest(dir)
+	if err != nil {
+		return ""
+	}
+	return path
+}

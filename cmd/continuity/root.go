@@ -1,0 +1,173 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/continuity-md/continuity/internal/project"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// app carries what every command reads and writes: its IO, the environment
+// and the clock, so tests can run commands with buffers and a fixed time.
+type app struct {
+	in     io.Reader
+	out    io.Writer
+	errw   io.Writer
+	getenv func(string) string
+	now    func() time.Time
+	dir    string // working directory
+	json   bool
+}
+
+// usageError marks an error in how a command was called (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// silentError is a failure already explained on stderr (exit 1, no message).
+var silentError = errors.New("failed")
+
+// run executes the command line and returns the exit code: 0 success,
+// 1 failure, 2 usage error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	wd, _ := os.Getwd()
+	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: time.Now, dir: wd}
+	root := newRoot(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, silentError) {
+		return 1
+	}
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
+		return 2
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(stderr, "continuity: %s\n", line)
+	}
+	return 1
+}
+
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "continuity",
+		Short: "Keep a coding agent's work continuous across compaction, /clear, restarts and teammates",
+		Long: `continuity keeps a ledger per work stream (thoughts/ledgers/CONTINUITY_<name>.md),
+writes a handoff from the session's transcript whenever Claude Code is about to lose
+context (thoughts/shared/handoffs/<name>/…), and injects both back when a session starts.
+
+Start with:  continuity demo            (the whole loop on sample data)
+             continuity init            (register the hooks in this repository)
+             continuity new NAME --goal "what this work stream is for"`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON where the command supports it")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddGroup(&cobra.Group{ID: "ledger", Title: "Ledger commands:"}, &cobra.Group{ID: "hooks", Title: "Hooks and handoffs:"}, &cobra.Group{ID: "setup", Title: "Setup:"})
+	for _, c := range []*cobra.Command{
+		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
+		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"),
+		newDecideCmd(a), newShowCmd(a), newListCmd(a), newLintCmd(a), newImportCmd(a),
+	} {
+		c.GroupID = "ledger"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a)} {
+		c.GroupID = "hooks"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+		c.GroupID = "setup"
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// project opens the project the working directory belongs to.
+func (a *app) project() (*project.Project, error) {
+	p, err := project.Open(a.dir)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// activeName returns the active ledger's name, or an error that says how to choose one.
+func (a *app) activeName(p *project.Project) (string, error) {
+	name, _, err := p.Active(a.getenv)
+	if errors.Is(err, project.ErrNoLedger) {
+		return "", errors.New("no ledger yet: start one with `continuity new NAME --goal TEXT`")
+	}
+	return name, err
+}
+
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError{fmt.Errorf("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+		}
+		return nil
+	}
+}
+
+func minArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageError{fmt.Errorf("%s needs at least %d argument(s)", cmd.CommandPath(), n)}
+		}
+		return nil
+	}
+}
+
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usageError{fmt.Errorf("%s takes at most %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+		}
+		return nil
+	}
+}
+
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.json {
+				return writeJSON(a.out, map[string]string{"version": version})
+			}
+			fmt.Fprintln(a.out, "continuity", version)
+			return nil
+		},
+	}
+}

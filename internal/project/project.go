@@ -1,0 +1,175 @@
+// Package project locates a repository's continuity files: the ledger and
+// handoff directories, and the per-worktree local state (active ledger, which
+// agent session wrote which handoff, locks) kept under the git directory so it
+// is never committed and needs no .gitignore entry.
+package project
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/safefile"
+)
+
+// Default directories, relative to the repository root.
+const (
+	DefaultLedgerDir  = "thoughts/ledgers"
+	DefaultHandoffDir = "thoughts/shared/handoffs"
+	ConfigFile        = ".continuity.yaml"
+)
+
+// ErrBadName reports a ledger name that is not a plain slug.
+var ErrBadName = errors.New("invalid ledger name")
+
+// Project is one repository (or plain directory) that continuity works in.
+type Project struct {
+	Root       string        // absolute repository root
+	Repo       gitfacts.Repo // zero when Root is not in a git repository
+	LedgerDir  string        // absolute
+	HandoffDir string        // absolute
+	StateDir   string        // absolute, local, never committed
+}
+
+// Open finds the project that dir belongs to. Outside a git repository the
+// project root is dir itself and local state lives under the user's state
+// directory.
+func Open(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("project directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("project directory %s: not a directory", dir)
+	}
+	p := &Project{Root: abs}
+	if repo, err := gitfacts.Find(abs); err == nil {
+		p.Repo = repo
+		p.Root = repo.Root
+		p.StateDir = filepath.Join(repo.GitDir, "continuity")
+	} else {
+		base := os.Getenv("XDG_STATE_HOME")
+		if base == "" {
+			home, herr := os.UserHomeDir()
+			if herr != nil {
+				return nil, fmt.Errorf("no git repository and no home directory for local state: %w", herr)
+			}
+			base = filepath.Join(home, ".local", "state")
+		}
+		sum := sha256.Sum256([]byte(abs))
+		p.StateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
+	}
+	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(DefaultLedgerDir))
+	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(DefaultHandoffDir))
+	return p, nil
+}
+
+// OptedIn reports whether the repository has chosen continuity (a config
+// file or a ledger directory). Hooks write nothing to a repository that has not.
+func (p *Project) OptedIn() bool {
+	if _, err := os.Stat(filepath.Join(p.Root, ConfigFile)); err == nil {
+		return true
+	}
+	st, err := os.Stat(p.LedgerDir)
+	return err == nil && st.IsDir()
+}
+
+// Rel returns path relative to the project root, with forward slashes, or
+// path itself when it lies outside.
+func (p *Project) Rel(path string) string {
+	r, err := filepath.Rel(p.Root, path)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return filepath.ToSlash(r)
+}
+
+// WriteOptions are the safefile options for files in this project.
+func (p *Project) WriteOptions() safefile.Options {
+	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks"), Root: p.Root}
+}
+
+// StateOptions are the safefile options for local state files.
+func (p *Project) StateOptions() safefile.Options {
+	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks"), Root: p.StateDir}
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// CheckName refuses a ledger name that could escape the ledger directory or
+// is not a plain slug.
+func CheckName(name string) error {
+	if !nameRE.MatchString(name) || strings.Contains(name, "..") {
+		return fmt.Errorf("%w %q: use letters, digits, '-', '_' or '.' (at most 100), e.g. auth-refactor", ErrBadName, name)
+	}
+	return nil
+}
+
+// LedgerPath is the path of the ledger named name.
+func (p *Project) LedgerPath(name string) (string, error) {
+	if err := CheckName(name); err != nil {
+		return "", err
+	}
+	return filepath.Join(p.LedgerDir, "CONTINUITY_"+name+".md"), nil
+}
+
+// HandoffSessionDir is the directory holding the named work stream's handoffs.
+func (p *Project) HandoffSessionDir(name string) (string, error) {
+	if err := CheckName(name); err != nil {
+		return "", err
+	}
+	return filepath.Join(p.HandoffDir, name), nil
+}
+
+// LedgerInfo is one ledger file found in the ledger directory.
+type LedgerInfo struct {
+	Name    string
+	Path    string
+	ModTime int64 // unix nanoseconds
+}
+
+// Ledgers lists the ledgers in the ledger directory, most recently modified first.
+func (p *Project) Ledgers() ([]LedgerInfo, error) {
+	ents, err := os.ReadDir(p.LedgerDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list ledgers: %w", err)
+	}
+	var out []LedgerInfo
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, "CONTINUITY_") || !strings.HasSuffix(n, ".md") || e.IsDir() {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "CONTINUITY_"), ".md")
+		if CheckName(name) != nil {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, LedgerInfo{Name: name, Path: filepath.Join(p.LedgerDir, n), ModTime: info.ModTime().UnixNano()})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].ModTime != out[j].ModTime {
+			return out[i].ModTime > out[j].ModTime
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}

@@ -1,0 +1,178 @@
+package project
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/safefile"
+)
+
+// EnvLedger names the environment variable that selects the active ledger
+// (exported to the agent's shell through CLAUDE_ENV_FILE at SessionStart).
+const EnvLedger = "CONTINUITY_LEDGER"
+
+// ErrNoLedger reports that the project has no ledger to work on.
+var ErrNoLedger = errors.New("no ledger yet")
+
+// Active resolves the active ledger's name and says how it was chosen: the
+// CONTINUITY_LEDGER variable, the worktree's `continuity use` choice, the
+// ledger named after the current branch, or the most recently modified one.
+func (p *Project) Active(getenv func(string) string) (name, why string, err error) {
+	if getenv != nil {
+		if v := strings.TrimSpace(getenv(EnvLedger)); v != "" {
+			if err := CheckName(v); err != nil {
+				return "", "", fmt.Errorf("%s: %w", EnvLedger, err)
+			}
+			return v, "set by " + EnvLedger, nil
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(p.StateDir, "active")); err == nil {
+		if v := strings.TrimSpace(string(b)); CheckName(v) == nil {
+			return v, "chosen with continuity use", nil
+		}
+	}
+	if p.Repo.Root != "" {
+		if slug := gitfacts.Slug(gitfacts.Branch(p.Repo)); slug != "" {
+			if path, err := p.LedgerPath(slug); err == nil {
+				if _, err := os.Stat(path); err == nil {
+					return slug, "named after the current branch", nil
+				}
+			}
+		}
+	}
+	ls, err := p.Ledgers()
+	if err != nil {
+		return "", "", err
+	}
+	if len(ls) == 0 {
+		return "", "", ErrNoLedger
+	}
+	return ls[0].Name, "the most recently modified ledger", nil
+}
+
+// SetActive records name as this worktree's active ledger.
+func (p *Project) SetActive(name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	return p.writeState(filepath.Join(p.StateDir, "active"), []byte(name+"\n"))
+}
+
+// Run is the outcome of one hook run, kept for `continuity doctor`.
+type Run struct {
+	Event    string    `json:"event"`
+	At       time.Time `json:"at"`
+	OK       bool      `json:"ok"`
+	Message  string    `json:"message,omitempty"`
+	Duration string    `json:"duration,omitempty"`
+}
+
+// Session is what the hooks remember about one agent session.
+type Session struct {
+	ID          string    `json:"id"`
+	Ledger      string    `json:"ledger,omitempty"`
+	Handoff     string    `json:"handoff,omitempty"`      // last handoff written, relative to the root
+	HandoffHash string    `json:"handoff_hash,omitempty"` // fingerprint of its content, to skip repeats
+	Updated     time.Time `json:"updated"`
+	Runs        []Run     `json:"runs,omitempty"` // most recent last, bounded
+}
+
+var idRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
+
+// sessionFile maps an agent session id to its state file; an id that is not
+// a plain token is hashed so it can never name a path outside the state dir.
+func (p *Project) sessionFile(id string) string {
+	key := id
+	if !idRE.MatchString(id) {
+		sum := sha256.Sum256([]byte(id))
+		key = "h-" + hex.EncodeToString(sum[:12])
+	}
+	return filepath.Join(p.StateDir, "sessions", key+".json")
+}
+
+// LoadSession returns the remembered state of agent session id (zero when none).
+func (p *Project) LoadSession(id string) Session {
+	s := Session{ID: id}
+	b, err := os.ReadFile(p.sessionFile(id))
+	if err != nil {
+		return s
+	}
+	if json.Unmarshal(b, &s) != nil {
+		return Session{ID: id}
+	}
+	return s
+}
+
+// UpdateSession applies fn to agent session id's state under the state lock.
+func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) error {
+	path := p.sessionFile(id)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	return safefile.Update(path, p.StateOptions(), func(old []byte) ([]byte, error) {
+		s := Session{ID: id}
+		if len(old) > 0 {
+			_ = json.Unmarshal(old, &s) // a damaged state file is replaced, never fatal
+		}
+		fn(&s)
+		s.ID = id
+		s.Updated = now.UTC()
+		if len(s.Runs) > 20 {
+			s.Runs = s.Runs[len(s.Runs)-20:]
+		}
+		return json.MarshalIndent(s, "", "  ")
+	})
+}
+
+// Sessions lists the remembered agent sessions, newest first.
+func (p *Project) Sessions() []Session {
+	ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions"))
+	if err != nil {
+		return nil
+	}
+	var out []Session
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
+		if err != nil {
+			continue
+		}
+		var s Session
+		if json.Unmarshal(b, &s) == nil {
+			out = append(out, s)
+		}
+	}
+	sortSessions(out)
+	return out
+}
+
+func sortSessions(s []Session) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Updated.After(s[j-1].Updated); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func (p *Project) writeState(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	err := safefile.Update(path, p.StateOptions(), func([]byte) ([]byte, error) { return data, nil })
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("local state: %w", err)
+	}
+	return nil
+}
