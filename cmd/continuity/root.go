@@ -41,7 +41,7 @@ var silentError = errors.New("failed")
 // 1 failure, 2 usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wd, _ := os.Getwd()
-	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: time.Now, dir: wd}
+	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: clock(os.Getenv("CONTINUITY_NOW")), dir: wd}
 	root := newRoot(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -63,6 +63,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "continuity: %s\n", line)
 	}
 	return 1
+}
+
+// clock returns the time source: the real clock, or a fixed instant when
+// CONTINUITY_NOW holds an RFC 3339 time (for reproducible tests and demos).
+func clock(fixed string) func() time.Time {
+	if t, err := time.Parse(time.RFC3339, fixed); err == nil {
+		return func() time.Time { return t }
+	}
+	return time.Now
 }
 
 func isCobraUsage(err error) bool {

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files that scripts compare with cmp")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"continuity": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar, each driving the real binary.
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(repo, "testdata", "script"),
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "Kim")
+			env.Setenv("GIT_AUTHOR_EMAIL", "kim@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Kim")
+			env.Setenv("GIT_COMMITTER_EMAIL", "kim@example.com")
+			env.Setenv("CONTINUITY_NOW", "2026-11-22T14:05:09Z")
+			env.Setenv("REPO", repo)
+			return os.MkdirAll(home, 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"gitrepo":  cmdGitRepo,
+			"envsubst": cmdEnvsubst,
+			"testdata": cmdTestdata,
+		},
+	})
+}
+
+// gitrepo [DIR]: a git repository with one commit, user.name Kim, branch main.
+func cmdGitRepo(ts *testscript.TestScript, neg bool, args []string) {
+	dir := ts.Getenv("WORK")
+	if len(args) > 0 {
+		dir = ts.MkAbs(args[0])
+	}
+	for _, a := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "user.name", "Kim"},
+		{"config", "user.email", "kim@example.com"},
+		{"commit", "-q", "--allow-empty", "-m", "start"},
+	} {
+		cmd := exec.Command("git", a...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ts.Fatalf("git %s: %v\n%s", strings.Join(a, " "), err, out)
+		}
+	}
+}
+
+// envsubst FILE...: replace $VAR and ${VAR} in files with the script's environment.
+func cmdEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		path := ts.MkAbs(f)
+		b, err := os.ReadFile(path)
+		ts.Check(err)
+		ts.Check(os.WriteFile(path, []byte(os.Expand(string(b), ts.Getenv)), 0o644))
+	}
+}
+
+// testdata SRC DST: copy a file from the repository's testdata directory.
+func cmdTestdata(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: testdata SRC DST")
+	}
+	b, err := os.ReadFile(filepath.Join(ts.Getenv("REPO"), "testdata", args[0]))
+	ts.Check(err)
+	dst := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, b, 0o644))
+}
