@@ -379,15 +379,20 @@ func isAssignment(w string) bool {
 
 // shellWords splits a command line into words the way a POSIX shell would
 // for plain words, single and double quotes and backslashes; it does not
-// expand anything.
+// expand anything. A backslash escapes only a blank, a quote or a backslash,
+// so a Windows path such as C:\Tools\continuity.exe keeps its separators.
 func shellWords(s string) []string {
 	var words []string
 	var w strings.Builder
 	inWord := false
 	var quote rune
 	escaped := false
-	for _, c := range s {
+	rs := []rune(s)
+	for i, c := range rs {
 		switch {
+		case c == '\\' && quote != '\'' && !escaped && (i+1 == len(rs) || !strings.ContainsRune(" \t\n'\"\\", rs[i+1])):
+			w.WriteRune(c)
+			inWord = true
 		case escaped:
 			w.WriteRune(c)
 			escaped = false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -61,6 +62,9 @@ func parse(src []byte) (*doc, error) {
 // it was found) into a positioned error naming the usual culprits.
 func syntaxError(src []byte, se *json.SyntaxError) *Error {
 	at := min(max(int(se.Offset)-1, 0), len(src))
+	if int(se.Offset) >= len(src) && strings.Contains(se.Error(), "unexpected end") {
+		at = len(src) // point just past the last character
+	}
 	e := posError(src, at, se.Error())
 	const strict = " (Claude Code reads settings as strict JSON)"
 	switch {
