@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/ledger"
@@ -283,7 +282,6 @@ func truncate(s string, n int) string {
 			return s[:i] + "…"
 		}
 		c += w
-		_ = utf8.RuneLen(r)
 	}
 	return s
 }

@@ -1,0 +1,134 @@
+package inject
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+var now = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
+
+func bigLedger(n int) *ledger.Ledger {
+	l := &ledger.Ledger{
+		Session: "auth", Goal: "Replace session cookies with JWTs", Now: "Logout endpoint",
+		Updated: "2026-11-22T14:05:09Z",
+	}
+	for i := 0; i < n; i++ {
+		l.Next = append(l.Next, fmt.Sprintf("next item %d %s", i, strings.Repeat("n", 60)))
+		l.Done = append(l.Done, fmt.Sprintf("done item %d %s", i, strings.Repeat("d", 60)))
+		l.Files = append(l.Files, fmt.Sprintf("src/pkg%d/file.go", i))
+		l.Questions = append(l.Questions, fmt.Sprintf("question %d?", i))
+		l.Decisions = append(l.Decisions, ledger.Decision{Decision: fmt.Sprintf("decision %d", i), Why: "because", Date: "2026-11-21"})
+	}
+	l.Body = []byte("# Notes\n" + strings.Repeat("A long note line about the work.\n", n*10))
+	return l
+}
+
+func input(l *ledger.Ledger, source string, budget int) Input {
+	return Input{
+		Source: source, Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: l,
+		Handoff: &handoff.Parsed{
+			Meta:     handoff.Meta{Event: "pre-compact", Created: now.Add(-3 * time.Hour), Author: "Kim", Branch: "feature/auth"},
+			Sections: map[string]string{"Summary": "Wrote the refresh endpoint; tests fail for lack of go.mod."},
+		},
+		HandoffPath: "thoughts/shared/handoffs/auth/2026-11-22T11-05-09Z_pre-compact_930cbd59.md",
+		Now:         now, Budget: budget,
+	}
+}
+
+func TestRenderStaysInBudget(t *testing.T) {
+	for _, n := range []int{0, 5, 50, 500} {
+		for _, budget := range []int{1500, 4000, 9000, 9900, 20000} {
+			out := Render(input(bigLedger(n), "startup", budget))
+			limit := budget
+			if limit > MaxBudget {
+				limit = MaxBudget
+			}
+			if got := Length(out); got > limit {
+				t.Errorf("n=%d budget=%d: %d characters", n, budget, got)
+			}
+			for _, want := range []string{"Goal: Replace session cookies with JWTs", "Now: Logout endpoint", "Full files: thoughts/ledgers/CONTINUITY_auth.md", "continuity done TEXT"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("n=%d budget=%d: missing %q", n, budget, want)
+				}
+			}
+		}
+	}
+}
+
+func TestRenderCutsByPriority(t *testing.T) {
+	out := Render(input(bigLedger(500), "startup", 4000))
+	if !strings.Contains(out, "next item 0 ") {
+		t.Error("the first next item was cut before lower priorities")
+	}
+	if !strings.Contains(out, "more in the ledger") {
+		t.Error("a cut list does not say where the rest is")
+	}
+	if strings.Contains(out, "A long note line") {
+		t.Error("notes (lowest priority) survived while next was cut")
+	}
+	// With room for everything, nothing is cut.
+	small := Render(input(bigLedger(2), "startup", 9000))
+	for _, want := range []string{"Decisions:\n- decision 0 (why: because) [2026-11-21]", "Open questions:", "Files:\n- src/pkg0/file.go", "Done:", "Notes:\n# Notes", "Latest handoff (pre-compact, 3 h ago, by Kim, on feature/auth): Wrote the refresh endpoint"} {
+		if !strings.Contains(small, want) {
+			t.Errorf("missing %q in\n%s", want, small)
+		}
+	}
+}
+
+func TestRenderDoneKeepsTheLatest(t *testing.T) {
+	l := bigLedger(0)
+	for i := 0; i < 300; i++ {
+		l.Done = append(l.Done, fmt.Sprintf("done %03d", i))
+	}
+	out := Render(input(l, "startup", 2000))
+	if !strings.Contains(out, "done 299") || strings.Contains(out, "done 000") {
+		t.Errorf("done should keep its most recent items:\n%s", out)
+	}
+}
+
+func TestRenderBySource(t *testing.T) {
+	l := bigLedger(3)
+	for _, src := range []string{"resume", "fork"} {
+		out := Render(input(l, src, 9000))
+		for _, absent := range []string{"Decisions:", "Notes:", "Done:", "Latest handoff"} {
+			if strings.Contains(out, absent) {
+				t.Errorf("%s: should be a short refresh, has %q", src, absent)
+			}
+		}
+		if !strings.Contains(out, "Next:\n- next item 0") {
+			t.Errorf("%s: next missing", src)
+		}
+	}
+	for _, src := range []string{"startup", "clear", "compact"} {
+		if out := Render(input(l, src, 9000)); !strings.Contains(out, "Latest handoff") {
+			t.Errorf("%s: the handoff is missing", src)
+		}
+	}
+}
+
+func TestRenderBrokenLedger(t *testing.T) {
+	in := input(nil, "startup", 9000)
+	in.LedgerRaw = []byte("---\ngoal: [unclosed\n---\n")
+	in.LedgerProblem = "thoughts/ledgers/CONTINUITY_auth.md:2: did not find expected ',' or ']'"
+	out := Render(in)
+	if !strings.Contains(out, in.LedgerProblem) || !strings.Contains(out, "goal: [unclosed") {
+		t.Errorf("a broken ledger should be named and shown:\n%s", out)
+	}
+}
+
+func TestLengthCountsUTF16(t *testing.T) {
+	if got := Length("aé😀"); got != 4 {
+		t.Errorf("Length = %d, want 4", got)
+	}
+	s := strings.Repeat("😀", 6000)
+	in := input(bigLedger(1), "startup", 9000)
+	in.Ledger.Goal = s
+	if got := Length(Render(in)); got > 9000 {
+		t.Errorf("astral characters overflow the budget: %d", got)
+	}
+}
