@@ -94,7 +94,7 @@ func findClaude() (string, error) {
 		"@anthropic-ai/claude-code@"+claudeVersion)
 	cmd.Dir = cache
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", &installError{err: err, out: string(out)}
+		return "", &cmdError{cmd: "npm install", err: err, out: string(out)}
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return "", err
@@ -102,12 +102,14 @@ func findClaude() (string, error) {
 	return bin, nil
 }
 
-type installError struct {
+// cmdError is a failed command with its output.
+type cmdError struct {
+	cmd string
 	err error
 	out string
 }
 
-func (e *installError) Error() string { return "npm install: " + e.err.Error() + ": " + e.out }
+func (e *cmdError) Error() string { return e.cmd + ": " + e.err.Error() + "\n" + e.out }
 
 // continuityBinary builds ./cmd/continuity once and returns its path.
 func continuityBinary(t *testing.T) string {
@@ -116,11 +118,11 @@ func continuityBinary(t *testing.T) string {
 		buildPath = filepath.Join(buildDir, "continuity")
 		cmd := exec.Command("go", "build", "-o", buildPath, "github.com/continuity-md/continuity/cmd/continuity")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = &installError{err: err, out: string(out)}
+			buildErr = &cmdError{cmd: "go build", err: err, out: string(out)}
 		}
 	})
 	if buildErr != nil {
-		t.Fatalf("go build ./cmd/continuity: %v", buildErr)
+		t.Fatalf("build ./cmd/continuity: %v", buildErr)
 	}
 	return buildPath
 }
