@@ -329,3 +329,24 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestWorktreeStatusAndSubmodule(t *testing.T) {
+	dir := newRepo(t)
+	wt := filepath.Join(filepath.Dir(dir), "wt2")
+	git(t, dir, "worktree", "add", "-q", "-b", "side2", wt)
+	write(t, filepath.Join(wt, "only-in-wt.txt"), "x")
+	r, err := Find(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := Status(context.Background(), r)
+	if err != nil || !slices.Equal(paths, []string{"only-in-wt.txt"}) {
+		t.Errorf("worktree Status = %q, %v", paths, err)
+	}
+
+	// A submodule's .git file points into the superproject's modules directory.
+	lib := newRepo(t)
+	git(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	sub := filepath.Join(dir, "lib")
+	checkAgainstGit(t, sub, "main")
+}
