@@ -1,14 +1,42 @@
-// Package safefile is continuity's one writer for files: every write is atomic
-// (a temporary file renamed over the target) and serialised between processes
-// by a lock, with the target re-read under the lock so no concurrent change is lost.
 package safefile
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
 )
 
 // ErrNoChange may be returned by an Update function to skip the write.
 var ErrNoChange = errors.New("no change")
+
+// Errors a caller may test for with errors.Is. Each is returned wrapped with
+// the operation and the path.
+var (
+	// ErrTooLarge: the existing file is bigger than Options.MaxSize; it was
+	// neither read in full nor written.
+	ErrTooLarge = errors.New("file too large")
+	// ErrOutsideRoot: the path resolves (through symlinks) outside Options.Root.
+	ErrOutsideRoot = errors.New("resolves outside the project")
+	// ErrNotRegular: the path is a directory, device, socket or pipe.
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// DefaultMaxSize is the read bound used when Options.MaxSize is 0.
+const DefaultMaxSize int64 = 16 << 20
+
+// newFilePerm is the mode of a file this package creates (before umask).
+const newFilePerm fs.FileMode = 0o644
 
 // Options says where locks and temporary files live and what may be written.
 type Options struct {
@@ -21,14 +49,454 @@ type Options struct {
 	MaxSize int64
 }
 
+func (o Options) maxSize() int64 {
+	if o.MaxSize > 0 {
+		return o.MaxSize
+	}
+	return DefaultMaxSize
+}
+
 // Update locks path, reads its current bytes (nil when it does not exist),
 // calls fn with them and atomically writes what fn returns. A symlinked path
 // is resolved and its target written. fn returning ErrNoChange skips the write.
+//
+// The write is also skipped when fn returns the bytes it was given. An
+// existing file keeps its permission bits; a new one gets 0644 less the umask.
+// Errors from fn are returned as they are; the package's own errors are
+// wrapped as "write PATH: ...".
+//
+// Programs that do not take the lock (a person's editor) can still save in
+// between the read and the rename. Just before renaming, Update checks that
+// the target is the file it read (same inode, size and modification time)
+// and otherwise starts over, calling fn again with the new bytes: fn must be
+// a function of old alone. That leaves a window of microseconds, not one of
+// a whole read, edit and fsync.
 func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) error {
-	return errors.New("not implemented yet")
+	w, err := begin(path, opts)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer w.unlock()
+
+	for range maxAttempts {
+		old, fi, err := readRegular(w.target, opts.maxSize())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		data, err := fn(old)
+		if errors.Is(err, ErrNoChange) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		perm := renameio.WithPermissions(newFilePerm)
+		if old != nil {
+			if bytes.Equal(old, data) {
+				return nil
+			}
+			perm = renameio.WithStaticPermissions(fi.Mode().Perm())
+		}
+		err = w.replace(data, perm, fi)
+		if errors.Is(err, errChanged) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("write %s: %w %d times while being written; not written", path, errChanged, maxAttempts)
 }
 
+// maxAttempts bounds how often Update starts over when something that does
+// not take the lock (a person's editor) changes the target meanwhile.
+const maxAttempts = 5
+
+// errChanged says the target changed between the read and the rename.
+var errChanged = errors.New("changed by another program")
+
 // Create atomically writes a new file at path; it fails if path exists.
+//
+// The error then wraps fs.ErrExist. The file appears whole or not at all:
+// the data is written to a temporary file that is hard-linked to path, which
+// never replaces an existing file (only on file systems without hard links
+// does Create fall back to writing path directly with O_EXCL).
 func Create(path string, data []byte, opts Options) error {
-	return errors.New("not implemented yet")
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+	}
+	w, err := begin(path, opts)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	defer w.unlock()
+	if err := w.create(data); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
+}
+
+// Read returns the bytes of the regular file at path, reading at most
+// Options.MaxSize bytes (ErrTooLarge beyond). It takes no lock: writers
+// replace files atomically, so a read sees a whole version. With Options.Root
+// set, a path resolving outside it is refused, so a symlink planted in a
+// repository cannot make continuity read (and inject) a file from elsewhere.
+// A missing file gives an error wrapping fs.ErrNotExist. LockDir is not used.
+func Read(path string, opts Options) ([]byte, error) {
+	target, err := resolve(path)
+	if err == nil {
+		err = checkRoot(target, opts.Root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	data, _, err := readRegular(target, opts.maxSize())
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// maxLinks bounds how many symlinks resolve follows, like the kernel's ELOOP.
+const maxLinks = 40
+
+// resolve returns the absolute path path finally names, with every symlink
+// (in the directories and in the last element) resolved. Unlike
+// filepath.EvalSymlinks it accepts a last element that does not exist, and a
+// dangling symlink resolves to the missing file it points at, which is
+// where a write will go.
+func resolve(path string) (string, error) {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	for range maxLinks {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(dir, link)
+		}
+		p = link
+	}
+	return "", &fs.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
+}
+
+// checkRoot refuses target (already resolved) when it is not inside root.
+// root's own symlinks are resolved too, so a root reached through a symlink
+// (macOS's /tmp, a symlinked checkout) still contains its files.
+func checkRoot(target, root string) error {
+	if root == "" {
+		return nil
+	}
+	r, err := filepath.Abs(root)
+	if err == nil {
+		r, err = filepath.EvalSymlinks(r)
+	}
+	if err != nil {
+		return fmt.Errorf("resolve root: %w", err)
+	}
+	rel, err := filepath.Rel(r, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s %w %s", target, ErrOutsideRoot, r)
+	}
+	return nil
+}
+
+// readRegular reads the regular file at path, at most max bytes, and returns
+// its bytes (never nil for an existing file) and what fstat said about it.
+func readRegular(path string, max int64) ([]byte, fs.FileInfo, error) {
+	// Lstat first: opening a FIFO or a device could block or have effects.
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, kind(fi.Mode()), ErrNotRegular)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	// Stat the open file again: path may have been swapped since the Lstat.
+	if fi, err = f.Stat(); err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, kind(fi.Mode()), ErrNotRegular)
+	}
+	if fi.Size() > max {
+		return nil, nil, fmt.Errorf("%d bytes, limit %d: %w", fi.Size(), max, ErrTooLarge)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, nil, fmt.Errorf("more than %d bytes: %w", max, ErrTooLarge)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, fi, nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// A writer holds the lock for one resolved target.
+//
+// Where temporary files go: renameio writes the new content to a temporary
+// file, fsyncs it and renames it over the target; the rename is atomic only
+// within one file system. By default renameio would put that file beside the
+// target as "." + base + random digits, and a writer killed mid-write would
+// leave it in the user's directory (often a git work tree) for good. So the
+// temporary file goes to LockDir/tmp/<hash of target>/ when that directory is
+// on the same file system as the target (same device number; a rename that
+// still fails with EXDEV, as across bind mounts, is retried below), and beside
+// the target only otherwise. Either way, under the lock and before writing,
+// leftovers of an earlier killed writer for the same target are removed from
+// both places: only writers holding this lock ever create them, so none of
+// them can be in use.
+type writer struct {
+	target string // resolved absolute path
+	dir    string // filepath.Dir(target)
+	tmpDir string // per-target temp dir under LockDir, "" when unusable
+	lock   *flock.Flock
+}
+
+func begin(path string, opts Options) (*writer, error) {
+	if opts.LockDir == "" {
+		return nil, errors.New("safefile: Options.LockDir is required")
+	}
+	target, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoot(target, opts.Root); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opts.LockDir, 0o700); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	sum := sha256.Sum256([]byte(target))
+	id := hex.EncodeToString(sum[:16])
+	w := &writer{
+		target: target,
+		dir:    filepath.Dir(target),
+		lock:   flock.New(filepath.Join(opts.LockDir, id+".lock"), flock.SetPermissions(0o600)),
+	}
+	if err := w.lock.Lock(); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	tmp := filepath.Join(opts.LockDir, "tmp", id)
+	if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
+		w.tmpDir = tmp
+	}
+	w.removeLeftovers(tmp)
+	return w, nil
+}
+
+func (w *writer) unlock() {
+	_ = w.lock.Unlock()
+}
+
+// removeLeftovers deletes temporary files a killed writer left for this
+// target: everything in its own temp dir, and "." + base + digits (renameio's
+// naming) beside the target. Failures are ignored; a later writer retries.
+func (w *writer) removeLeftovers(tmp string) {
+	if ents, err := os.ReadDir(tmp); err == nil {
+		for _, e := range ents {
+			_ = os.Remove(filepath.Join(tmp, e.Name()))
+		}
+	}
+	prefix := "." + filepath.Base(w.target)
+	ents, err := os.ReadDir(w.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if e.Type().IsRegular() && len(name) > len(prefix) && strings.HasPrefix(name, prefix) && allDigits(name[len(prefix):]) {
+			_ = os.Remove(filepath.Join(w.dir, name))
+		}
+	}
+}
+
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// tempDirs lists where to try the temporary file, best first.
+func (w *writer) tempDirs() []string {
+	if w.tmpDir != "" {
+		return []string{w.tmpDir, w.dir}
+	}
+	return []string{w.dir}
+}
+
+// replace atomically replaces the target with data. If by then the target
+// is no longer the file described by was (nil: it did not exist), nothing is
+// written and the error is errChanged.
+func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) error {
+	var err error
+	for _, dir := range w.tempDirs() {
+		err = replaceVia(dir, w.target, data, perm, was)
+		if !errors.Is(err, syscall.EXDEV) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	syncDir(w.dir)
+	return nil
+}
+
+func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {
+	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(dir), perm)
+	if err != nil {
+		return err
+	}
+	defer pf.Cleanup()
+	if _, err := pf.Write(data); err != nil {
+		return err
+	}
+	// Sync now so the check below is the last thing before the rename
+	// (CloseAtomicallyReplace syncs again, which then costs nothing).
+	if err := pf.Sync(); err != nil {
+		return err
+	}
+	if !unchanged(target, was) {
+		return errChanged
+	}
+	return pf.CloseAtomicallyReplace()
+}
+
+// unchanged reports whether target is still the file described by was (nil:
+// still missing).
+func unchanged(target string, was fs.FileInfo) bool {
+	now, err := os.Lstat(target)
+	if was == nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return err == nil && os.SameFile(was, now) && now.Size() == was.Size() &&
+		now.ModTime().Equal(was.ModTime()) && changeTime(now) == changeTime(was)
+}
+
+// create writes data to a temporary file and hard-links it to the target,
+// which fails rather than replace an existing file.
+func (w *writer) create(data []byte) error {
+	var err error
+	for _, dir := range w.tempDirs() {
+		err = linkVia(dir, w.target, data)
+		if !errors.Is(err, syscall.EXDEV) {
+			break
+		}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EOPNOTSUPP)) {
+		err = createExclusive(w.target, data)
+	}
+	if err != nil {
+		return err
+	}
+	syncDir(w.dir)
+	return nil
+}
+
+func linkVia(dir, target string, data []byte) error {
+	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(dir), renameio.WithPermissions(newFilePerm))
+	if err != nil {
+		return err
+	}
+	// Cleanup closes and removes the temporary name, after the link or not.
+	defer pf.Cleanup()
+	if _, err := pf.Write(data); err != nil {
+		return err
+	}
+	if err := pf.Sync(); err != nil {
+		return err
+	}
+	return os.Link(pf.Name(), target)
+}
+
+// createExclusive is Create for file systems without hard links: never
+// replaces, but a crash mid-write can leave a short file.
+func createExclusive(target string, data []byte) error {
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(target)
+	}
+	return err
+}
+
+// syncDir makes a rename or link in dir durable. Best effort: some file
+// systems refuse fsync on directories, and the new content is already in place.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// sameDevice reports whether a and b are on one file system (device).
+func sameDevice(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false
+	}
+	sa, ok1 := fa.Sys().(*syscall.Stat_t)
+	sb, ok2 := fb.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && sa.Dev == sb.Dev
 }
