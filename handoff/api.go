@@ -28,6 +28,7 @@ type Facts struct {
 	LastAssistant  string   `json:"last_assistant"`
 	CompactSummary string   `json:"compact_summary"` // the latest isCompactSummary text
 	Lines          int      `json:"lines"`           // lines read
+	SkippedLines   int      `json:"skipped_lines"`   // lines over MaxLineBytes, skipped
 	Bytes          int64    `json:"bytes"`           // bytes read
 }
 

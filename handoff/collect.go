@@ -1,0 +1,510 @@
+package handoff
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Bounds on what Facts keeps: the last entries of each list, and the
+// longest text kept from one prompt or message.
+const (
+	maxFiles      = 200
+	maxTasks      = 200
+	maxCommands   = 50
+	maxErrors     = 30
+	maxPrompts    = 20
+	maxPending    = 1000
+	maxTextRunes  = 4000
+	maxLineRunes  = 200
+	maxPromptRune = 2000
+)
+
+// pendingUse is a tool call whose result has not been read yet: its effect
+// (a file touched, a task changed) counts only if the call did not fail.
+type pendingUse struct {
+	id      string
+	name    string
+	path    string // file tools
+	subject string // TaskCreate
+	command string // Bash
+	update  *taskUpdate
+	todos   []Task // TodoWrite
+}
+
+type taskUpdate struct {
+	id, status, subject string
+}
+
+// collector turns decoded transcript entries into Facts.
+type collector struct {
+	root    string
+	f       Facts
+	pending []pendingUse
+	files   map[string]bool
+}
+
+func newCollector(root string) *collector {
+	if root != "" {
+		root = filepath.Clean(root)
+	}
+	return &collector{root: root, files: map[string]bool{}}
+}
+
+// line decodes one transcript line. final marks a last line without a
+// newline, which may have been cut short mid-write: it must be valid JSON.
+func (c *collector) line(b []byte, final bool) {
+	if final && !gjson.ValidBytes(b) {
+		return
+	}
+	// One copy per decoded line: gjson results point into it, and the few
+	// strings kept are cloned, so the line buffer can be reused.
+	s := string(b)
+	root := gjson.Parse(s)
+	if !root.IsObject() {
+		return
+	}
+	var typ string
+	var msg gjson.Result
+	var isMeta, isSummary, sidechain bool
+	done := false
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v.Str
+		case "isMeta":
+			isMeta = v.Bool()
+		case "isCompactSummary":
+			isSummary = v.Bool()
+		case "isSidechain":
+			sidechain = v.Bool()
+		case "message":
+			msg = v
+			// Tool traffic is decided by the message alone: stop before
+			// the large copies the client keeps after it (toolUseResult).
+			switch msg.Get("role").Str {
+			case "assistant":
+				c.assistant(msg, sidechain)
+				done = true
+				return false
+			case "user":
+				if content := msg.Get("content"); content.IsArray() && hasToolResult(content) {
+					c.toolResults(content)
+					done = true
+					return false
+				}
+			}
+		}
+		return true
+	})
+	if done || !msg.Exists() {
+		return
+	}
+	switch typ {
+	case "user":
+		c.user(msg, isMeta, isSummary, sidechain)
+	case "assistant":
+		c.assistant(msg, sidechain)
+	}
+}
+
+func hasToolResult(content gjson.Result) bool {
+	found := false
+	content.ForEach(func(_, el gjson.Result) bool {
+		if el.Get("type").Str == "tool_result" {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// user handles a user entry that is not a tool result: a prompt, a
+// compaction summary, or something the client injected.
+func (c *collector) user(msg gjson.Result, isMeta, isSummary, sidechain bool) {
+	text := contentText(msg.Get("content"))
+	if isSummary {
+		if s := cleanTranscriptSummary(text); s != "" {
+			c.f.CompactSummary = capRunes(s, 4*maxTextRunes)
+		}
+		return
+	}
+	if isMeta || sidechain || !isTypedPrompt(text) {
+		return
+	}
+	c.f.Prompts = appendLast(c.f.Prompts, maxPrompts, capRunes(strings.TrimSpace(text), maxPromptRune))
+}
+
+// contentText is a message's text: the string itself, or its text blocks
+// joined (images and other blocks are left out).
+func contentText(content gjson.Result) string {
+	if content.Type == gjson.String {
+		return content.Str
+	}
+	var parts []string
+	content.ForEach(func(_, el gjson.Result) bool {
+		if el.Get("type").Str == "text" {
+			parts = append(parts, el.Get("text").Str)
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}
+
+// clientWrappers start user entries the client writes itself: slash
+// commands and their output, shell escapes, hook output, reminders.
+var clientWrappers = []string{
+	"<command-name>", "<command-message>", "<command-args>", "<local-command-",
+	"<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
+	"<system-reminder>", "<task-notification>", "Caveat: The messages below were generated",
+	"[Request interrupted by user",
+}
+
+func isTypedPrompt(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return false
+	}
+	for _, w := range clientWrappers {
+		if strings.HasPrefix(t, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *collector) assistant(msg gjson.Result, sidechain bool) {
+	if msg.Get("model").Str == "<synthetic>" {
+		return // the client's own stand-in for a failed request
+	}
+	var texts []string
+	msg.Get("content").ForEach(func(_, el gjson.Result) bool {
+		switch el.Get("type").Str {
+		case "text":
+			if t := strings.TrimSpace(el.Get("text").Str); t != "" {
+				texts = append(texts, t)
+			}
+		case "tool_use":
+			c.toolUse(el)
+		}
+		return true
+	})
+	if len(texts) > 0 && !sidechain {
+		c.f.LastAssistant = capRunes(strings.Join(texts, "\n\n"), maxTextRunes)
+	}
+}
+
+func (c *collector) toolUse(el gjson.Result) {
+	in := el.Get("input")
+	u := pendingUse{id: el.Get("id").Str, name: el.Get("name").Str}
+	switch u.name {
+	case "Write", "Edit", "MultiEdit":
+		u.path = in.Get("file_path").Str
+	case "NotebookEdit":
+		u.path = in.Get("notebook_path").Str
+	case "Bash":
+		u.command = in.Get("command").Str
+		if cmd := commandLine(u.command); cmd != "" && !trivialCommand(u.command) {
+			c.f.Commands = appendLastUnique(c.f.Commands, cmd, maxCommands)
+		}
+	case "TaskCreate":
+		u.subject = in.Get("subject").Str
+	case "TaskUpdate":
+		u.update = &taskUpdate{id: scalarString(in.Get("taskId")), status: in.Get("status").Str, subject: in.Get("subject").Str}
+	case "TodoWrite":
+		u.todos = []Task{}
+		in.Get("todos").ForEach(func(_, t gjson.Result) bool {
+			u.todos = append(u.todos, Task{ID: scalarString(t.Get("id")), Subject: capRunes(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
+			return true
+		})
+	}
+	if len(c.pending) >= maxPending {
+		// Results that never came: the oldest call is taken as done.
+		c.apply(c.pending[0], "")
+		c.pending = c.pending[1:]
+	}
+	c.pending = append(c.pending, clonePending(u))
+}
+
+// scalarString reads a value the client may write as a string or a number.
+func scalarString(r gjson.Result) string {
+	if r.Type == gjson.String {
+		return r.Str
+	}
+	if r.Type == gjson.Number {
+		return r.Raw
+	}
+	return ""
+}
+
+func (c *collector) toolResults(content gjson.Result) {
+	content.ForEach(func(_, el gjson.Result) bool {
+		if el.Get("type").Str != "tool_result" {
+			return true
+		}
+		id := el.Get("tool_use_id").Str
+		isErr := el.Get("is_error").Bool()
+		var u pendingUse
+		found := false
+		for i := len(c.pending) - 1; i >= 0; i-- {
+			if c.pending[i].id == id {
+				u, found = c.pending[i], true
+				c.pending = append(c.pending[:i], c.pending[i+1:]...)
+				break
+			}
+		}
+		if isErr {
+			c.f.Errors = appendLast(c.f.Errors, maxErrors, errorLine(u, contentText(el.Get("content"))))
+			return true
+		}
+		if found {
+			result := ""
+			if u.name == "TaskCreate" {
+				result = contentText(el.Get("content"))
+			}
+			c.apply(u, result)
+		}
+		return true
+	})
+}
+
+var taskCreated = regexp.MustCompile(`^Task #(\S+?) created`)
+
+// apply records the effect of a tool call that did not fail.
+func (c *collector) apply(u pendingUse, result string) {
+	switch {
+	case u.path != "":
+		c.addFile(u.path)
+	case u.name == "TaskCreate" && u.subject != "":
+		t := Task{Subject: u.subject, Status: "pending"}
+		if m := taskCreated.FindStringSubmatch(strings.TrimSpace(result)); m != nil {
+			t.ID = m[1]
+		}
+		c.f.Tasks = appendLast(c.f.Tasks, maxTasks, t)
+	case u.update != nil:
+		for i := range c.f.Tasks {
+			if c.f.Tasks[i].ID == u.update.id && u.update.id != "" {
+				if u.update.status != "" {
+					c.f.Tasks[i].Status = u.update.status
+				}
+				if u.update.subject != "" {
+					c.f.Tasks[i].Subject = u.update.subject
+				}
+				break
+			}
+		}
+	case u.todos != nil:
+		c.f.Tasks = appendLast(nil, maxTasks, u.todos...)
+	}
+}
+
+func (c *collector) addFile(p string) {
+	p = c.rel(p)
+	if p == "" || c.files[p] {
+		return
+	}
+	c.files[p] = true
+	c.f.Files = append(c.f.Files, p)
+	if len(c.f.Files) > maxFiles {
+		delete(c.files, c.f.Files[0])
+		c.f.Files = c.f.Files[1:]
+	}
+}
+
+// rel makes p relative to the root when it lies inside it, with forward
+// slashes; a path outside the root stays as it is (cleaned).
+func (c *collector) rel(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = filepath.Clean(p)
+	if c.root != "" && filepath.IsAbs(p) {
+		if r, err := filepath.Rel(c.root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && r != "." {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// finish settles the calls still waiting for a result (the session may
+// have stopped mid-call: the tool may well have run) and returns the facts.
+func (c *collector) finish() *Facts {
+	for _, u := range c.pending {
+		c.apply(u, "")
+	}
+	c.pending = nil
+	f := c.f
+	return &f
+}
+
+// errorLine is the one line reported for a failed tool call: the tool,
+// for a shell command the command, and the first informative line.
+func errorLine(u pendingUse, text string) string {
+	text = strings.ReplaceAll(text, "<tool_use_error>", "")
+	text = strings.ReplaceAll(text, "</tool_use_error>", "")
+	var lines []string
+	for _, l := range strings.SplitN(text, "\n", 50) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	msg := "(no message)"
+	if len(lines) > 0 {
+		msg = lines[0]
+		// "Exit code 1" alone says little: add the first line after it
+		// that is not a "# package" header.
+		if strings.HasPrefix(msg, "Exit code ") {
+			for _, l := range lines[1:] {
+				if !strings.HasPrefix(l, "#") {
+					msg += ": " + l
+					break
+				}
+			}
+		}
+	}
+	prefix := u.name
+	if u.name == "Bash" && u.command != "" {
+		prefix = "Bash `" + capRunes(commandLine(u.command), 80) + "`"
+	} else if u.path != "" {
+		prefix += " " + filepath.Base(u.path)
+	}
+	if prefix != "" {
+		msg = prefix + ": " + msg
+	}
+	return capRunes(msg, maxLineRunes)
+}
+
+// commandLine is a command as one line: its first non-empty line, with
+// "…" when more followed, at most maxLineRunes long.
+func commandLine(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	first, rest, more := strings.Cut(cmd, "\n")
+	first = strings.TrimSpace(first)
+	if more && strings.TrimSpace(rest) != "" {
+		first += " …"
+	}
+	return capRunes(first, maxLineRunes)
+}
+
+// trivialCommands only look around; a command made of nothing else (and
+// writing no file) is not worth a line in a handoff.
+var trivialCommands = map[string]bool{
+	"ls": true, "cat": true, "pwd": true, "echo": true, "head": true, "tail": true, "wc": true,
+	"which": true, "whoami": true, "date": true, "tree": true, "file": true, "stat": true, "du": true,
+	"df": true, "type": true, "env": true, "printenv": true, "true": true, "cd": true, "less": true,
+	"grep": true, "rg": true, "find": true, "sleep": true, "clear": true,
+}
+
+func trivialCommand(cmd string) bool {
+	if strings.Contains(strings.NewReplacer("2>&1", "", ">/dev/null", "", "> /dev/null", "").Replace(cmd), ">") {
+		return false // writes a file
+	}
+	segments := strings.FieldsFunc(cmd, func(r rune) bool { return r == '|' || r == '&' || r == ';' || r == '\n' })
+	if len(segments) == 0 {
+		return true
+	}
+	for _, seg := range segments {
+		fields := strings.Fields(seg)
+		if len(fields) > 0 && !trivialCommands[fields[0]] {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanTranscriptSummary extracts the summary text from the user entry the
+// client writes after compaction: its fixed preamble, reminders and
+// closing instructions are dropped, as are <analysis> and <summary> tags.
+func cleanTranscriptSummary(text string) string {
+	s := stripBlocks(text, "<system-reminder>", "</system-reminder>")
+	s = stripBlocks(s, "<analysis>", "</analysis>")
+	if strings.HasPrefix(strings.TrimSpace(s), "This session is being continued") {
+		if _, after, ok := strings.Cut(s, "Summary:"); ok {
+			s = after
+		}
+		for _, tail := range []string{
+			"\nIf you need specific details from before compaction",
+			"\nPlease continue the conversation from where we left",
+			"\nContinue the conversation from where it left off",
+		} {
+			if i := strings.Index(s, tail); i >= 0 {
+				s = s[:i]
+			}
+		}
+	}
+	return CleanSummary(s)
+}
+
+// stripBlocks removes every open…close block from s.
+func stripBlocks(s, open, close string) string {
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], close)
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + s[i+j+len(close):]
+	}
+}
+
+// capRunes cuts s to at most n runes, ending in "…" when cut, and returns
+// a copy that does not share memory with the line it came from.
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return strings.Clone(strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			break
+		}
+		count++
+	}
+	return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
+}
+
+func clonePending(u pendingUse) pendingUse {
+	u.id = strings.Clone(u.id)
+	u.name = strings.Clone(u.name)
+	u.path = strings.Clone(u.path)
+	u.subject = capRunes(u.subject, maxLineRunes)
+	u.command = capRunes(u.command, 4*maxLineRunes)
+	if u.update != nil {
+		u.update = &taskUpdate{id: strings.Clone(u.update.id), status: strings.Clone(u.update.status), subject: capRunes(u.update.subject, maxLineRunes)}
+	}
+	for i := range u.todos {
+		u.todos[i].ID = strings.Clone(u.todos[i].ID)
+		u.todos[i].Status = strings.Clone(u.todos[i].Status)
+	}
+	return u
+}
+
+// appendLast appends items to list and keeps only the last max entries.
+func appendLast[T any](list []T, max int, items ...T) []T {
+	list = append(list, items...)
+	if n := len(list); n > max {
+		copy(list, list[n-max:])
+		clear(list[max:])
+		list = list[:max]
+	}
+	return list
+}
+
+// appendLastUnique appends s, moving an earlier equal entry to the end,
+// and keeps the last max entries.
+func appendLastUnique(list []string, s string, max int) []string {
+	for i, x := range list {
+		if x == s {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	return appendLast(list, max, s)
+}

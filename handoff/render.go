@@ -1,0 +1,288 @@
+package handoff
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"text/template"
+	"time"
+	"unicode/utf8"
+
+	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/templates"
+)
+
+// DefaultMaxBytes bounds a rendered handoff: past it, the longest lists
+// are cut first (with a "… N more" line), then the longest text.
+const DefaultMaxBytes = 24 << 10
+
+// itemRunes bounds one list item; list items are always one line.
+const itemRunes = 500
+
+// Render renders h with the given template text (the embedded default when tmpl is "").
+// The output is at most DefaultMaxBytes long unless the template's fixed
+// text alone is longer, and the same input always renders the same bytes.
+func Render(h *Handoff, tmpl string) ([]byte, error) {
+	return RenderLimit(h, tmpl, DefaultMaxBytes)
+}
+
+// RenderLimit is Render with a size limit in bytes (0 = DefaultMaxBytes).
+func RenderLimit(h *Handoff, tmpl string, limit int) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	if tmpl == "" {
+		tmpl = templates.Read("handoff.md.tmpl")
+	}
+	t, err := template.New("handoff").Funcs(template.FuncMap{"yaml": yamlQuote, "code": codeSpan}).Parse(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("handoff template: %w", err)
+	}
+	v := newView(h)
+	for {
+		out, err := v.execute(t)
+		if err != nil {
+			return nil, err
+		}
+		excess := len(out) - limit
+		if excess <= 0 || !v.shrink(excess) {
+			return out, nil
+		}
+	}
+}
+
+// list is a list section as the template sees it: the items shown, and how
+// many were cut to fit.
+type list struct {
+	Items []string
+	More  int
+	// keepFirst: cut from the end (Next: the first items come first);
+	// otherwise cut from the start (the latest entries matter most).
+	keepFirst bool
+}
+
+type decisions struct {
+	Items []ledger.Decision
+	More  int
+}
+
+// view is the data the template renders: h with every text made safe for
+// its place (one-line items, no stray section headings).
+type view struct {
+	Session, Created, Event, Trigger, Reason, AgentSession string
+	Branch, Commit, Author, Version                        string
+	Dirty                                                  int
+	Summary, Goal, Now                                     string
+	Done, Next, Files, Commands, Errors, Prompts           *list
+	Decisions                                              *decisions
+	LedgerPath                                             string
+}
+
+func newView(h *Handoff) *view {
+	v := &view{
+		Session: h.Session, Created: h.Created.UTC().Format(time.RFC3339), Event: h.Event,
+		Trigger: h.Trigger, Reason: h.Reason, AgentSession: h.AgentSession, Branch: h.Branch,
+		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
+		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),
+		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
+		Commands: newList(h.Commands, false), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
+		LedgerPath: h.LedgerPath,
+	}
+	var ds []ledger.Decision
+	for _, d := range h.Decisions {
+		d.Decision = itemText(d.Decision)
+		d.Why = itemText(d.Why)
+		d.Date = itemText(d.Date)
+		if d.Decision != "" {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) > 0 {
+		v.Decisions = &decisions{Items: ds}
+	}
+	return v
+}
+
+// newList returns nil for an empty list, so the template's `with` omits
+// the section.
+func newList(items []string, keepFirst bool) *list {
+	var out []string
+	for _, it := range items {
+		if it = itemText(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return &list{Items: out, keepFirst: keepFirst}
+}
+
+func (v *view) execute(t *template.Template) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v.forTemplate()); err != nil {
+		return nil, fmt.Errorf("render handoff: %w", err)
+	}
+	return append(bytes.TrimRight(buf.Bytes(), " \t\r\n"), '\n'), nil
+}
+
+// forTemplate returns the view as a map so that absent lists are untyped
+// nil (a nil *list in an interface is not empty to `with`).
+func (v *view) forTemplate() map[string]any {
+	m := map[string]any{
+		"Session": v.Session, "Created": v.Created, "Event": v.Event, "Trigger": v.Trigger,
+		"Reason": v.Reason, "AgentSession": v.AgentSession, "Branch": v.Branch, "Commit": v.Commit,
+		"Author": v.Author, "Version": v.Version, "Dirty": v.Dirty, "Summary": v.Summary,
+		"Goal": v.Goal, "Now": v.Now, "LedgerPath": v.LedgerPath,
+	}
+	for name, l := range map[string]*list{"Done": v.Done, "Next": v.Next, "Files": v.Files,
+		"Commands": v.Commands, "Errors": v.Errors, "Prompts": v.Prompts} {
+		if l != nil {
+			m[name] = l
+		} else {
+			m[name] = nil
+		}
+	}
+	if v.Decisions != nil {
+		m["Decisions"] = v.Decisions
+	} else {
+		m["Decisions"] = nil
+	}
+	return m
+}
+
+// shrink cuts the view by at least excess bytes if it can: the list with
+// the most text loses items from its less important end (one item stays),
+// then the longest text is cut. It reports whether anything was cut.
+func (v *view) shrink(excess int) bool {
+	var best *list
+	bestSize := 0
+	for _, l := range []*list{v.Done, v.Next, v.Files, v.Commands, v.Errors, v.Prompts} {
+		if l == nil || len(l.Items) < 2 {
+			continue
+		}
+		if s := l.size(); s > bestSize {
+			best, bestSize = l, s
+		}
+	}
+	if d := v.Decisions; d != nil && len(d.Items) > 1 {
+		size := 0
+		for _, it := range d.Items {
+			size += len(it.Decision) + len(it.Why) + len(it.Date) + 16
+		}
+		if size > bestSize {
+			removed := 0
+			for len(d.Items) > 1 && removed < excess {
+				it := d.Items[0]
+				removed += len(it.Decision) + len(it.Why) + len(it.Date) + 16
+				d.Items = d.Items[1:]
+				d.More++
+			}
+			return true
+		}
+	}
+	if best != nil {
+		removed := 0
+		for len(best.Items) > 1 && removed < excess {
+			var it string
+			if best.keepFirst {
+				it = best.Items[len(best.Items)-1]
+				best.Items = best.Items[:len(best.Items)-1]
+			} else {
+				it = best.Items[0]
+				best.Items = best.Items[1:]
+			}
+			removed += len(it) + 8
+			best.More++
+		}
+		return true
+	}
+	texts := []*string{&v.Summary, &v.Goal, &v.Now}
+	longest := texts[0]
+	for _, t := range texts[1:] {
+		if len(*t) > len(*longest) {
+			longest = t
+		}
+	}
+	const marker = "\n\n… (cut to fit)"
+	keep := len(*longest) - excess - len(marker)
+	if len(*longest) <= len(marker) || keep < 0 && len(*longest) < 200 {
+		return false
+	}
+	if keep < 0 {
+		keep = 0
+	}
+	for keep > 0 && !utf8.RuneStart((*longest)[keep]) {
+		keep--
+	}
+	*longest = strings.TrimRight((*longest)[:keep], " \t\r\n") + marker
+	return true
+}
+
+func (l *list) size() int {
+	n := 0
+	for _, it := range l.Items {
+		n += len(it) + 8
+	}
+	return n
+}
+
+// itemText makes a list item: one line, at most itemRunes long.
+func itemText(s string) string { return capRunes(oneLine(s), itemRunes) }
+
+var headingLine = regexp.MustCompile(`(?m)^ {0,3}(#{1,2})([ \t]|$)`)
+
+// prose keeps multi-line text as it is, except that a heading of level one
+// or two inside it is demoted to level three: it must not start a section
+// of its own.
+func prose(s string) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
+	return headingLine.ReplaceAllString(s, "###$2")
+}
+
+// yamlQuote renders s as a double-quoted YAML scalar.
+func yamlQuote(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// codeSpan renders s as an inline code span, with a backtick fence longer
+// than any run of backticks inside s (CommonMark).
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
