@@ -62,6 +62,9 @@ type Problem struct {
 }
 
 func (p Problem) Error() string {
+	if p.Path == "" && p.Line > 0 {
+		return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+	}
 	if p.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)
 	}
@@ -81,6 +84,22 @@ func (ps Problems) Error() string {
 		s += p.Error()
 	}
 	return s
+}
+
+// WithPath returns err with path set on each Problem, for the Problems that
+// the edit functions (which take bytes, not a path) return; any other error
+// is returned as it is.
+func WithPath(err error, path string) error {
+	var ps Problems
+	if !errors.As(err, &ps) {
+		return err
+	}
+	out := make(Problems, len(ps))
+	for i, p := range ps {
+		p.Path = path
+		out[i] = p
+	}
+	return out
 }
 
 // FormatTime renders t as the ledger's `updated` value (UTC, RFC 3339, seconds).

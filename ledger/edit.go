@@ -1,0 +1,452 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ErrNotScalar and ErrNotList report an edit whose kind does not match the
+// key's value (setting a list, appending to a string).
+var (
+	ErrNotScalar = errors.New("not a single value")
+	ErrNotList   = errors.New("not a list")
+)
+
+var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// editable parses src for an edit: front matter ledgers only, valid ones only.
+func editable(src []byte, key string) (*frontDoc, error) {
+	if key != "" && !keyRE.MatchString(key) {
+		return nil, fmt.Errorf("invalid key %q", key)
+	}
+	if !hasFrontMatterStart(src) {
+		if _, ok := parseSections("", src); ok {
+			return nil, ErrSectionStyle
+		}
+	}
+	d, err := parseFront("", src)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.model(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func checkText(what, s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s is not valid UTF-8", what)
+	}
+	return nil
+}
+
+// splice returns src[:start] + text + src[end:] in a new slice.
+func splice(src []byte, start, end int, text string) []byte {
+	out := make([]byte, 0, len(src)-(end-start)+len(text))
+	out = append(out, src[:start]...)
+	out = append(out, text...)
+	return append(out, src[end:]...)
+}
+
+// insertPoint is where a missing key goes: before `updated` (and the comment
+// lines directly above it), else at the end of the front matter.
+func (d *frontDoc) insertPoint(key string) int {
+	if key != KeyUpdated {
+		if e := d.find(KeyUpdated); e != nil {
+			p := e.lineStart
+			for p > d.fmStart {
+				prev := lineStartAt(d.src, p-1)
+				if k, ind := classify(d.src, prev, p); k != lineComment || ind != 0 {
+					break
+				}
+				p = prev
+			}
+			return p
+		}
+	}
+	return d.fmEnd
+}
+
+// addLines inserts whole lines (text ends with d.eol) at a line start p.
+func (d *frontDoc) addLines(p int, text string) []byte {
+	if p > 0 && d.src[p-1] != '\n' {
+		text = d.eol + text
+	}
+	return splice(d.src, p, p, text)
+}
+
+// SetScalar sets a scalar field (goal, now, session, updated, or any other
+// scalar key), adding the key if it is missing.
+func SetScalar(src []byte, key, value string) ([]byte, error) {
+	if listKeys[key] {
+		return nil, fmt.Errorf("set %s: %w", key, ErrNotScalar)
+	}
+	if err := checkText("value", value); err != nil {
+		return nil, err
+	}
+	d, err := editable(src, key)
+	if err != nil {
+		return nil, err
+	}
+	e := d.find(key)
+	if e == nil {
+		line := key + ": " + formatScalar(value, styleAuto, false, "  ", d.eol) + d.eol
+		return d.addLines(d.insertPoint(key), line), nil
+	}
+	v := e.val
+	if v.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("set %s: %w", key, ErrNotScalar)
+	}
+	if v.Value == value && v.Tag != "!!null" {
+		return src, nil
+	}
+	if v.Tag == "!!null" && v.Value == "" {
+		if value == "" {
+			return src, nil
+		}
+		return splice(src, e.colonEnd, e.colonEnd, " "+formatScalar(value, styleAuto, false, "  ", d.eol)), nil
+	}
+	end := scalarEnd(src, v, e.valOff, e.limit, false, 0)
+	style := styleOf(v)
+	if v.Tag == "!!null" {
+		style = styleAuto
+	}
+	indent := "  "
+	if style == styleBlock {
+		if hdr := lineEndAt(src, e.valOff); hdr < end {
+			_, n := classify(src, hdr, lineEndAt(src, hdr))
+			indent = strings.Repeat(" ", n)
+		}
+	}
+	return splice(src, e.valOff, end, formatScalar(value, style, false, indent, d.eol)), nil
+}
+
+// Touch sets `updated` to now, adding the key if it is missing.
+func Touch(src []byte, now time.Time) ([]byte, error) {
+	return SetScalar(src, KeyUpdated, FormatTime(now))
+}
+
+// listShape describes an existing list value for appending.
+type listShape struct {
+	e *entry
+	// items' node start offsets and, for block lists, their line extents.
+	starts []int
+	lines  [][2]int
+}
+
+// blockItems returns, for a block sequence, each item's lines: from the
+// start of its "-" line to the end of its last content line.
+func (d *frontDoc) blockItems(e *entry) ([][2]int, error) {
+	seq := e.val
+	dashCol := seq.Column
+	var starts []int
+	for _, it := range seq.Content {
+		// The item's "-" is on the item's line, or on an earlier one.
+		p := lineStartAt(d.src, d.offset(it.Line, it.Column))
+		for {
+			dash := runeOffset(d.src, p, dashCol)
+			if dash < len(d.src) && d.src[dash] == '-' {
+				if _, ind := classify(d.src, p, dash+1); ind == dash-p {
+					break
+				}
+			}
+			if p <= e.valOff {
+				return nil, fmt.Errorf("%s: cannot find the list item on line %d", e.key.Value, d.fileLine(it))
+			}
+			p = lineStartAt(d.src, p-1)
+		}
+		starts = append(starts, p)
+	}
+	out := make([][2]int, len(starts))
+	for i, s := range starts {
+		limit := e.limit
+		if i+1 < len(starts) {
+			limit = starts[i+1]
+		}
+		first := lineEndAt(d.src, s)
+		if first > limit {
+			first = limit
+		}
+		end := lastContentLineEnd(d.src, first, limit, 0, true)
+		if end < first {
+			end = first
+		}
+		out[i] = [2]int{s, end}
+	}
+	return out, nil
+}
+
+// itemIndent returns, for a block list item line, the bytes before the "-"
+// and the column (in bytes) where the item's content starts.
+func itemIndent(src []byte, lineStart int) (string, int) {
+	i := lineStart
+	for src[i] == ' ' || src[i] == '\t' {
+		i++
+	}
+	pre := string(src[lineStart:i])
+	j := i + 1
+	for j < len(src) && src[j] == ' ' {
+		j++
+	}
+	if j == i+1 {
+		j = i + 2
+	}
+	return pre, j - lineStart
+}
+
+// listIndent is the indentation of new block lists: that of the file's
+// first block list, else two spaces.
+func (d *frontDoc) listIndent() string {
+	for _, e := range d.entries {
+		if e.val.Kind == yaml.SequenceNode && e.val.Style&yaml.FlowStyle == 0 && len(e.val.Content) > 0 {
+			p := lineStartAt(d.src, d.offset(e.val.Line, e.val.Column))
+			pre, _ := itemIndent(d.src, p)
+			if strings.Trim(pre, " ") == "" {
+				return pre
+			}
+		}
+	}
+	return "  "
+}
+
+// writeBlockItems appends new block items (already formatted as the text
+// after "- ", each possibly several lines) to key's list.
+// flowItem formats the same items for a non-empty flow list.
+func (d *frontDoc) appendTo(key string, block func(pre string, col int) string, flowItem func() string) ([]byte, error) {
+	e := d.find(key)
+	if e == nil {
+		pre := d.listIndent()
+		return d.addLines(d.insertPoint(key), key+":"+d.eol+block(pre, len(pre)+2)), nil
+	}
+	v := e.val
+	if isEmptyValue(v) {
+		// Empty in any spelling (nothing, ~, null, "", []) becomes a block list.
+		tokEnd := e.colonEnd
+		if v.Kind == yaml.SequenceNode {
+			tokEnd = flowEnd(d.src, e.valOff, e.limit)
+		} else if v.Tag != "!!null" || v.Value != "" {
+			tokEnd = scalarEnd(d.src, v, e.valOff, e.limit, false, 0)
+		}
+		if tokEnd < e.colonEnd {
+			return nil, fmt.Errorf("%s: cannot find the end of the value", key)
+		}
+		le := lineEndAt(d.src, tokEnd)
+		pre := d.listIndent()
+		text := block(pre, len(pre)+2)
+		if le == len(d.src) || d.src[le-1] != '\n' {
+			text = d.eol + text
+		}
+		out := make([]byte, 0, len(d.src)+len(text))
+		out = append(out, d.src[:e.colonEnd]...)
+		out = append(out, d.src[tokEnd:le]...)
+		out = append(out, text...)
+		return append(out, d.src[le:]...), nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("append to %s: %w", key, ErrNotList)
+	}
+	if v.Style&yaml.FlowStyle != 0 {
+		last := v.Content[len(v.Content)-1]
+		off := d.offset(last.Line, last.Column)
+		end := d.nodeEnd(last, off, e.limit)
+		if end < 0 {
+			return nil, fmt.Errorf("%s: cannot find the end of the list", key)
+		}
+		return splice(d.src, end, end, flowItem()), nil
+	}
+	items, err := d.blockItems(e)
+	if err != nil {
+		return nil, err
+	}
+	lastItem := items[len(items)-1]
+	pre, col := itemIndent(d.src, lastItem[0])
+	return d.addLines(lastItem[1], block(pre, col)), nil
+}
+
+// nodeEnd returns the end of a node inside a flow collection.
+func (d *frontDoc) nodeEnd(n *yaml.Node, off, limit int) int {
+	if n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode {
+		return flowEnd(d.src, off, limit)
+	}
+	return scalarEnd(d.src, n, off, limit, true, 0)
+}
+
+// AppendItems appends items to a list field, adding the key if missing.
+// Items already present (exact text) are skipped, so appending is idempotent.
+func AppendItems(src []byte, key string, items ...string) ([]byte, error) {
+	if scalarKeys[key] || key == KeyDecisions {
+		return nil, fmt.Errorf("append to %s: %w", key, ErrNotList)
+	}
+	for _, it := range items {
+		if err := checkText("item", it); err != nil {
+			return nil, err
+		}
+	}
+	d, err := editable(src, key)
+	if err != nil {
+		return nil, err
+	}
+	present := map[string]bool{}
+	var style scalarStyle
+	if e := d.find(key); e != nil && e.val.Kind == yaml.SequenceNode {
+		for _, it := range e.val.Content {
+			present[it.Value] = true
+		}
+		if n := len(e.val.Content); n > 0 {
+			style = styleOf(e.val.Content[n-1])
+			if style == styleBlock {
+				style = styleAuto
+			}
+		}
+	}
+	var add []string
+	for _, it := range items {
+		if it != "" && !present[it] {
+			present[it] = true
+			add = append(add, it)
+		}
+	}
+	if len(add) == 0 {
+		return src, nil
+	}
+	block := func(pre string, _ int) string {
+		var b strings.Builder
+		for _, it := range add {
+			b.WriteString(pre + "- " + formatScalar(it, style, false, "", d.eol) + d.eol)
+		}
+		return b.String()
+	}
+	flowItem := func() string {
+		var b strings.Builder
+		for _, it := range add {
+			b.WriteString(", " + formatScalar(it, style, true, "", d.eol))
+		}
+		return b.String()
+	}
+	return d.appendTo(key, block, flowItem)
+}
+
+// AddDecision appends a decision to the decisions list. A decision already
+// recorded with the same text, reason and date is not added again.
+func AddDecision(src []byte, dec Decision) ([]byte, error) {
+	if strings.TrimSpace(dec.Decision) == "" {
+		return nil, errors.New("a decision needs its text")
+	}
+	for _, s := range []string{dec.Decision, dec.Why, dec.Date} {
+		if err := checkText("decision", s); err != nil {
+			return nil, err
+		}
+	}
+	d, err := editable(src, KeyDecisions)
+	if err != nil {
+		return nil, err
+	}
+	if e := d.find(KeyDecisions); e != nil && e.val.Kind == yaml.SequenceNode {
+		for _, it := range e.val.Content {
+			if got, ok := decisionOf(it); ok && got == dec {
+				return src, nil
+			}
+		}
+	}
+	fields := [][2]string{{"decision", dec.Decision}, {"why", dec.Why}, {"date", dec.Date}}
+	block := func(pre string, col int) string {
+		var b strings.Builder
+		first := true
+		for _, f := range fields {
+			if f[1] == "" && f[0] != "decision" {
+				continue
+			}
+			if first {
+				b.WriteString(pre + "- ")
+				first = false
+			} else {
+				b.WriteString(strings.Repeat(" ", col))
+			}
+			b.WriteString(f[0] + ": " + formatScalar(f[1], styleAuto, false, "", d.eol) + d.eol)
+		}
+		return b.String()
+	}
+	flowItem := func() string {
+		var parts []string
+		for _, f := range fields {
+			if f[1] != "" || f[0] == "decision" {
+				parts = append(parts, f[0]+": "+formatScalar(f[1], styleAuto, true, "", d.eol))
+			}
+		}
+		return ", {" + strings.Join(parts, ", ") + "}"
+	}
+	return d.appendTo(KeyDecisions, block, flowItem)
+}
+
+// RemoveItem removes every item equal to item from a list field and reports
+// whether anything was removed. A decision matches on its decision text.
+func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
+	if scalarKeys[key] {
+		return nil, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
+	}
+	removed := false
+	for {
+		d, err := editable(src, key)
+		if err != nil {
+			return nil, false, err
+		}
+		e := d.find(key)
+		if e == nil || isEmptyValue(e.val) {
+			return src, removed, nil
+		}
+		if e.val.Kind != yaml.SequenceNode {
+			return nil, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
+		}
+		idx := -1
+		for i, it := range e.val.Content {
+			if it.Kind == yaml.ScalarNode && it.Value == item {
+				idx = i
+			} else if dec, ok := decisionOf(it); ok && key == KeyDecisions && dec.Decision == item {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return src, removed, nil
+		}
+		out, err := d.removeAt(e, idx)
+		if err != nil {
+			return nil, false, err
+		}
+		src, removed = out, true
+	}
+}
+
+// removeAt removes the idx-th item of e's list.
+func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
+	seq := e.val
+	if seq.Style&yaml.FlowStyle == 0 {
+		items, err := d.blockItems(e)
+		if err != nil {
+			return nil, err
+		}
+		return splice(d.src, items[idx][0], items[idx][1], ""), nil
+	}
+	n := len(seq.Content)
+	start := func(i int) int { return d.offset(seq.Content[i].Line, seq.Content[i].Column) }
+	end := func(i int) int { return d.nodeEnd(seq.Content[i], start(i), e.limit) }
+	var from, to int
+	switch {
+	case n == 1:
+		from, to = start(0), end(0)
+	case idx < n-1:
+		from, to = start(idx), start(idx+1)
+	default:
+		from, to = end(idx-1), end(idx)
+	}
+	if from < 0 || to < from {
+		return nil, fmt.Errorf("%s: cannot find the list item", e.key.Value)
+	}
+	return splice(d.src, from, to, ""), nil
+}

@@ -1,0 +1,466 @@
+package ledger
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"go.yaml.in/yaml/v3"
+)
+
+// Keys of the ledger's front matter, in the order a new ledger writes them.
+const (
+	KeySession     = "session"
+	KeyGoal        = "goal"
+	KeyConstraints = "constraints"
+	KeyDone        = "done"
+	KeyNow         = "now"
+	KeyNext        = "next"
+	KeyDecisions   = "decisions"
+	KeyQuestions   = "questions"
+	KeyFiles       = "files"
+	KeyUpdated     = "updated"
+)
+
+// scalarKeys and listKeys tell the shape each known key must have.
+var (
+	scalarKeys = map[string]bool{KeySession: true, KeyGoal: true, KeyNow: true, KeyUpdated: true}
+	listKeys   = map[string]bool{KeyConstraints: true, KeyDone: true, KeyNext: true, KeyDecisions: true, KeyQuestions: true, KeyFiles: true}
+)
+
+// IsListKey reports whether key is one of the ledger's list fields.
+func IsListKey(key string) bool { return listKeys[key] }
+
+// IsScalarKey reports whether key is one of the ledger's scalar fields.
+func IsScalarKey(key string) bool { return scalarKeys[key] }
+
+// entry is one top-level key of the front matter with the offsets edits need.
+type entry struct {
+	key, val  *yaml.Node
+	lineStart int // start of the key's line
+	keyOff    int // first byte of the key
+	colonEnd  int // just past the ':' that follows the key
+	valOff    int // first byte of the value (== colonEnd for an empty value)
+	limit     int // start of the next key's line, or the end of the front matter
+}
+
+// frontDoc is a front matter ledger split into its parts, with the YAML as
+// nodes and every position needed to edit it in place.
+type frontDoc struct {
+	path    string
+	src     []byte
+	fmStart int // first byte of the YAML text
+	fmEnd   int // start of the closing delimiter line
+	body    int // first byte after the closing delimiter line
+	lineOff int // file line of YAML line 1, minus one
+	lines   []int
+	entries []entry
+	eol     string
+}
+
+// captured is the custom front matter format's decoder: it keeps the YAML
+// bytes so their offset into the source can be found.
+type captured struct{ data []byte }
+
+func (c *captured) unmarshal(data []byte, _ any) error {
+	c.data = data
+	return nil
+}
+
+// splitFrontMatter finds the front matter with adrg/frontmatter. found is
+// false when the file does not start with a "---" line; open is the offset of
+// that line when it starts one but never closes it.
+func splitFrontMatter(src []byte) (fmStart, fmEnd, body int, found bool, open int) {
+	open = -1
+	var c captured
+	format := &frontmatter.Format{Start: "---", End: "---", Unmarshal: c.unmarshal}
+	rest, err := frontmatter.Parse(bytes.NewReader(src), nil, format)
+	if err != nil || c.data == nil {
+		if i := firstLineStart(src); i >= 0 && isDelimiter(src, i) {
+			open = i
+		}
+		return 0, 0, 0, false, open
+	}
+	body = len(src) - len(rest)
+	// The closing delimiter is the line ending at body; the YAML ends where it starts.
+	fmEnd = lineStartAt(src, body)
+	if body > 0 && src[body-1] == '\n' {
+		fmEnd = lineStartAt(src, body-1)
+	}
+	fmStart = fmEnd - len(c.data)
+	if fmStart < 0 || !bytes.Equal(src[fmStart:fmEnd], c.data) {
+		return 0, 0, 0, false, -1
+	}
+	return fmStart, fmEnd, body, true, -1
+}
+
+// firstLineStart returns the start of the first non-blank line, or -1.
+func firstLineStart(src []byte) int {
+	for p := 0; p < len(src); {
+		le := lineEndAt(src, p)
+		if len(bytes.TrimSpace(src[p:le])) > 0 {
+			return p
+		}
+		p = le
+	}
+	return -1
+}
+
+func isDelimiter(src []byte, lineStart int) bool {
+	return string(bytes.TrimSpace(src[lineStart:lineEndAt(src, lineStart)])) == "---"
+}
+
+// hasFrontMatterStart reports whether the file opens with a "---" line.
+func hasFrontMatterStart(src []byte) bool {
+	i := firstLineStart(src)
+	return i >= 0 && isDelimiter(src, i)
+}
+
+// lineOf returns the 1-based file line of offset off.
+func lineOf(src []byte, off int) int { return bytes.Count(src[:off], []byte{'\n'}) + 1 }
+
+// detectEOL returns the file's line ending: that of its first line.
+func detectEOL(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// Parse reads a ledger of either format. A ledger that cannot be used returns
+// Problems (each "path:line: problem"); a ledger is never half-parsed.
+func Parse(path string, src []byte) (*Ledger, error) {
+	if !hasFrontMatterStart(src) {
+		l, ok := parseSections(path, src)
+		if !ok {
+			return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
+		}
+		return l, nil
+	}
+	d, err := parseFront(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return d.model()
+}
+
+// parseFront splits and decodes a front matter ledger, checking the YAML's
+// syntax and shape.
+func parseFront(path string, src []byte) (*frontDoc, error) {
+	fmStart, fmEnd, body, found, open := splitFrontMatter(src)
+	if !found {
+		if open >= 0 {
+			return nil, Problems{{Path: path, Line: lineOf(src, open), Msg: "front matter is not closed (no closing --- line)"}}
+		}
+		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
+	}
+	d := &frontDoc{path: path, src: src, fmStart: fmStart, fmEnd: fmEnd, body: body, eol: detectEOL(src)}
+	d.lineOff = lineOf(src, fmStart) - 1
+	yml := src[fmStart:fmEnd]
+	if !utf8.Valid(yml) {
+		i := 0
+		for i < len(yml) {
+			r, w := utf8.DecodeRune(yml[i:])
+			if r == utf8.RuneError && w <= 1 {
+				break
+			}
+			i += w
+		}
+		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter is not valid UTF-8"}}
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(yml, &root); err != nil {
+		return nil, Problems{d.yamlProblem(err)}
+	}
+	d.lines = append(d.lines, fmStart)
+	for i, c := range yml {
+		if c == '\n' && fmStart+i+1 < fmEnd {
+			d.lines = append(d.lines, fmStart+i+1)
+		}
+	}
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return d, nil // empty front matter: an empty ledger
+	}
+	m := root.Content[0]
+	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
+		return d, nil
+	}
+	if m.Kind != yaml.MappingNode || m.Style&yaml.FlowStyle != 0 {
+		return nil, Problems{{Path: path, Line: d.fileLine(m), Msg: "front matter must be a block of key: value lines"}}
+	}
+	var probs Problems
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			probs = append(probs, Problem{path, d.fileLine(k), "keys must be plain strings"})
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			probs = append(probs, Problem{path, d.fileLine(k), fmt.Sprintf("duplicate key %s (first on line %d)", k.Value, first)})
+			continue
+		}
+		seen[k.Value] = d.fileLine(k)
+		e, err := d.locate(k, v)
+		if err != nil {
+			probs = append(probs, Problem{path, d.fileLine(k), err.Error()})
+			continue
+		}
+		d.entries = append(d.entries, e)
+	}
+	for i := range d.entries {
+		d.entries[i].limit = fmEnd
+		if i+1 < len(d.entries) {
+			d.entries[i].limit = d.entries[i+1].lineStart
+		}
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return d, nil
+}
+
+// locate finds the byte offsets of a top-level key and its value.
+func (d *frontDoc) locate(k, v *yaml.Node) (entry, error) {
+	e := entry{key: k, val: v}
+	if k.Column != 1 {
+		return e, fmt.Errorf("top-level key %s must start at column 1", k.Value)
+	}
+	e.keyOff = d.offset(k.Line, k.Column)
+	e.lineStart = lineStartAt(d.src, e.keyOff)
+	var kend int
+	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		kend = quotedEnd(d.src, e.keyOff, d.fmEnd)
+	} else {
+		kend = plainEnd(d.src, e.keyOff, d.fmEnd, false, true)
+	}
+	i := kend
+	for i >= 0 && i < d.fmEnd && (d.src[i] == ' ' || d.src[i] == '\t') {
+		i++
+	}
+	if i < 0 || i >= d.fmEnd || d.src[i] != ':' {
+		return e, fmt.Errorf("cannot find the ':' after key %s", k.Value)
+	}
+	e.colonEnd = i + 1
+	e.valOff = e.colonEnd
+	if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "") && v.Line > 0 {
+		e.valOff = d.offset(v.Line, v.Column)
+	}
+	if v.Anchor != "" || v.Kind == yaml.AliasNode || (v.Tag != "" && v.Style&yaml.TaggedStyle != 0) {
+		// The node's position is past an anchor or tag; edits would misplace bytes.
+		if listKeys[k.Value] || scalarKeys[k.Value] {
+			return e, fmt.Errorf("%s must not use anchors, aliases or tags", k.Value)
+		}
+	}
+	return e, nil
+}
+
+// offset turns a YAML line and column (characters, 1-based) into a byte offset.
+func (d *frontDoc) offset(line, col int) int {
+	if line < 1 || line > len(d.lines) {
+		return d.fmEnd
+	}
+	return runeOffset(d.src, d.lines[line-1], col)
+}
+
+func (d *frontDoc) fileLine(n *yaml.Node) int { return n.Line + d.lineOff }
+
+// parserProblems are yaml.v3's parser (not scanner) errors: it reports
+// their line 0-based.
+var parserProblems = []string{
+	"did not find expected", "found duplicate %", "found incompatible YAML document", "found undefined tag handle",
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlProblem maps a yaml.v3 syntax error to the file's line.
+func (d *frontDoc) yamlProblem(err error) Problem {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		for _, p := range parserProblems {
+			if strings.HasPrefix(msg, p) && !strings.HasPrefix(msg, "did not find expected comment") &&
+				!strings.HasPrefix(msg, "did not find expected whitespace") && !strings.HasPrefix(msg, "did not find expected hex") &&
+				!strings.HasPrefix(msg, "did not find expected alphabetic") && !strings.HasPrefix(msg, "did not find expected tag") {
+				line++
+				break
+			}
+		}
+	} else if strings.Contains(msg, "control characters") {
+		yml := d.src[d.fmStart:d.fmEnd]
+		for i, r := range string(yml) {
+			if !printable(r) {
+				line = bytes.Count(yml[:i], []byte{'\n'}) + 1
+				break
+			}
+		}
+	}
+	nlines := bytes.Count(d.src[d.fmStart:d.fmEnd], []byte{'\n'})
+	if line > nlines && nlines > 0 {
+		line = nlines
+	}
+	return Problem{Path: d.path, Line: line + d.lineOff, Msg: "invalid YAML: " + msg}
+}
+
+// find returns the entry for key, or nil.
+func (d *frontDoc) find(key string) *entry {
+	for i := range d.entries {
+		if d.entries[i].key.Value == key {
+			return &d.entries[i]
+		}
+	}
+	return nil
+}
+
+// model checks each known key's shape and builds the Ledger.
+func (d *frontDoc) model() (*Ledger, error) {
+	l := &Ledger{Path: d.path, Format: FrontMatter, Src: d.src, Body: d.src[d.body:]}
+	var probs Problems
+	bad := func(n *yaml.Node, msg string) { probs = append(probs, Problem{d.path, d.fileLine(n), msg}) }
+	for _, e := range d.entries {
+		k, v := e.key.Value, e.val
+		switch {
+		case scalarKeys[k]:
+			if v.Kind != yaml.ScalarNode {
+				bad(e.key, k+" must be a string")
+				continue
+			}
+			s := scalarText(v)
+			switch k {
+			case KeySession:
+				l.Session = s
+			case KeyGoal:
+				l.Goal = s
+			case KeyNow:
+				l.Now = s
+			case KeyUpdated:
+				l.Updated = s
+			}
+		case k == KeyDecisions:
+			if isEmptyValue(v) {
+				continue
+			}
+			if v.Kind != yaml.SequenceNode {
+				bad(e.key, "decisions must be a list of {decision, why, date} items")
+				continue
+			}
+			for _, it := range v.Content {
+				dec, ok := decisionOf(it)
+				if !ok {
+					bad(it, "decisions must be a list of {decision, why, date} items")
+					continue
+				}
+				l.Decisions = append(l.Decisions, dec)
+			}
+		case listKeys[k]:
+			if isEmptyValue(v) {
+				continue
+			}
+			if v.Kind != yaml.SequenceNode {
+				bad(e.key, k+" must be a list of strings")
+				continue
+			}
+			var items []string
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode || (it.Tag == "!!null" && it.Value == "") {
+					bad(it, k+" must be a list of strings")
+					continue
+				}
+				items = append(items, it.Value)
+			}
+			switch k {
+			case KeyConstraints:
+				l.Constraints = items
+			case KeyDone:
+				l.Done = items
+			case KeyNext:
+				l.Next = items
+			case KeyQuestions:
+				l.Questions = items
+			case KeyFiles:
+				l.Files = items
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	if l.Session == "" {
+		l.Session = sessionFromPath(d.path)
+	}
+	return l, nil
+}
+
+// scalarText is a scalar's text; null reads as empty.
+func scalarText(v *yaml.Node) string {
+	if v.Tag == "!!null" {
+		return ""
+	}
+	return v.Value
+}
+
+// isEmptyValue reports a list written as nothing, ~, null, "" or [].
+func isEmptyValue(v *yaml.Node) bool {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		return v.Tag == "!!null" || v.Value == ""
+	case yaml.SequenceNode:
+		return len(v.Content) == 0
+	}
+	return false
+}
+
+// decisionOf reads one decisions item: a {decision, why, date} mapping, or a
+// plain string taken as the decision alone.
+func decisionOf(it *yaml.Node) (Decision, bool) {
+	switch it.Kind {
+	case yaml.ScalarNode:
+		if it.Tag == "!!null" {
+			return Decision{}, false
+		}
+		return Decision{Decision: it.Value}, true
+	case yaml.MappingNode:
+		var dec Decision
+		has := false
+		for i := 0; i+1 < len(it.Content); i += 2 {
+			k, v := it.Content[i], it.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return Decision{}, false
+			}
+			switch k.Value {
+			case "decision", "why", "date":
+				if v.Kind != yaml.ScalarNode {
+					return Decision{}, false
+				}
+			}
+			switch k.Value {
+			case "decision":
+				dec.Decision, has = scalarText(v), true
+			case "why":
+				dec.Why = scalarText(v)
+			case "date":
+				dec.Date = scalarText(v)
+			}
+		}
+		return dec, has
+	}
+	return Decision{}, false
+}
+
+// sessionFromPath names a session from its ledger file name:
+// CONTINUITY_CLAUDE-<name>.md and CONTINUITY_<name>.md give <name>.
+func sessionFromPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	base = strings.TrimPrefix(base, "CONTINUITY_")
+	return strings.TrimPrefix(base, "CLAUDE-")
+}
