@@ -399,8 +399,11 @@ var trivialCommands = map[string]bool{
 	"grep": true, "rg": true, "find": true, "sleep": true, "clear": true,
 }
 
+var harmlessRedirects = strings.NewReplacer("2>&1", " ", "2>/dev/null", " ", ">/dev/null", " ", "> /dev/null", " ")
+
 func trivialCommand(cmd string) bool {
-	if strings.Contains(strings.NewReplacer("2>&1", "", ">/dev/null", "", "> /dev/null", "").Replace(cmd), ">") {
+	cmd = harmlessRedirects.Replace(cmd)
+	if strings.Contains(cmd, ">") {
 		return false // writes a file
 	}
 	segments := strings.FieldsFunc(cmd, func(r rune) bool { return r == '|' || r == '&' || r == ';' || r == '\n' })

@@ -108,7 +108,7 @@ func (lr *lineReader) next() ([]byte, lineStatus, error) {
 				keep, st.tooLong = false, true
 				lr.buf = lr.buf[:0]
 			} else {
-				lr.buf = append(lr.buf, chunk...)
+				lr.buf = appendDoubling(lr.buf, chunk, lr.max)
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -256,4 +256,18 @@ func skipValue(s []byte, i int) int {
 		}
 		return -1
 	}
+}
+
+// appendDoubling appends chunk to buf, at least doubling the capacity when
+// it must grow (append grows large slices by a quarter, which would
+// allocate several times the line's size on the way to a long line).
+func appendDoubling(buf, chunk []byte, limit int) []byte {
+	need := len(buf) + len(chunk)
+	if need > cap(buf) {
+		c := min(max(2*cap(buf), need, readBufferSize), max(limit, need))
+		grown := make([]byte, len(buf), c)
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, chunk...)
 }
