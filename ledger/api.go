@@ -62,8 +62,11 @@ type Problem struct {
 }
 
 func (p Problem) Error() string {
-	if p.Path == "" && p.Line > 0 {
-		return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+	if p.Path == "" {
+		if p.Line > 0 {
+			return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+		}
+		return p.Msg
 	}
 	if p.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)

@@ -220,7 +220,7 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 		}
 	}
 	if len(probs) > 0 {
-		return nil, probs
+		return nil, capProblems(probs)
 	}
 	return d, nil
 }
@@ -390,7 +390,7 @@ func (d *frontDoc) model() (*Ledger, error) {
 		}
 	}
 	if len(probs) > 0 {
-		return nil, probs
+		return nil, capProblems(probs)
 	}
 	if l.Session == "" {
 		l.Session = sessionFromPath(d.path)
@@ -463,4 +463,16 @@ func sessionFromPath(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	base = strings.TrimPrefix(base, "CONTINUITY_")
 	return strings.TrimPrefix(base, "CLAUDE-")
+}
+
+// maxProblems bounds the problems reported for one ledger.
+const maxProblems = 10
+
+func capProblems(ps Problems) Problems {
+	if len(ps) <= maxProblems {
+		return ps
+	}
+	more := len(ps) - maxProblems
+	ps = append(ps[:maxProblems:maxProblems], Problem{Path: ps[0].Path, Msg: fmt.Sprintf("and %d more problems", more)})
+	return ps
 }

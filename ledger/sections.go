@@ -214,7 +214,8 @@ func (p *sectionParse) takeItem(k secKind, it ast.Node) bool {
 		}
 		sub := map[string]secKind{"done": secDone, "now": secNow, "current": secNow, "next": secNext, "remaining": secNext}[strings.ToLower(m[1])]
 		if rest := strings.TrimSpace(t[len(m[0]):]); rest != "" {
-			p.addItem(sub, rest, false)
+			box := boxRE.FindStringSubmatch(rest)
+			p.addItem(sub, stripBox(rest), box != nil && (box[1] == "x" || box[1] == "X"))
 		}
 		if nested != nil {
 			for c := nested.FirstChild(); c != nil; c = c.NextSibling() {

@@ -1,0 +1,111 @@
+package ledger
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var importTime = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
+
+// TestSectionGoldens runs testdata/ledger/sections/*.txtar: the first file
+// is a section-style ledger (named as on disk); model.json is what Parse
+// reads from it and import.md what Import writes.
+func TestSectionGoldens(t *testing.T) {
+	for _, file := range goldenFiles(t, "sections") {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := a.Files[0]
+			path := "thoughts/ledgers/" + in.Name
+			l, err := Parse(path, in.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Format != Sections {
+				t.Errorf("format %v; want Sections", l.Format)
+			}
+			if string(l.Body) != string(in.Data) {
+				t.Errorf("body of a section-style ledger must be the whole file")
+			}
+			model, err := json.MarshalIndent(l, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			model = append(model, '\n')
+
+			_, err = SetScalar(in.Data, "now", "x")
+			if !errors.Is(err, ErrSectionStyle) {
+				t.Errorf("SetScalar on a section-style ledger: %v; want ErrSectionStyle", err)
+			}
+			out, err := Import(path, in.Data, importTime)
+			if err != nil {
+				t.Fatal(err)
+			}
+			imported, err := Parse(path, out)
+			if err != nil {
+				t.Fatalf("imported ledger does not parse: %v\n%s", err, out)
+			}
+			if imported.Format != FrontMatter {
+				t.Errorf("imported format %v", imported.Format)
+			}
+			// The import holds the same fields, now editable.
+			imported.Path, imported.Updated = l.Path, l.Updated
+			again, _ := json.MarshalIndent(imported, "", "  ")
+			if string(again)+"\n" != string(model) {
+				t.Errorf("imported ledger reads differently:\n%s\nwant:\n%s", again, model)
+			}
+			if _, err := AppendItems(out, "next", "after import"); err != nil {
+				t.Errorf("editing the imported ledger: %v", err)
+			}
+			if _, err := Import(path, out, importTime); err == nil {
+				t.Errorf("importing a front matter ledger again: no error")
+			}
+
+			if *update {
+				setSection(a, "model.json", model)
+				setSection(a, "import.md", out)
+				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want, _ := archiveFile(a, "model.json"); string(model) != string(want) {
+				t.Errorf("model:\n%s\nwant:\n%s", model, want)
+			}
+			if want, _ := archiveFile(a, "import.md"); string(out) != string(want) {
+				t.Errorf("import:\n%s\nwant:\n%s", out, want)
+			}
+		})
+	}
+}
+
+func TestImportCRLF(t *testing.T) {
+	src := "# Session: w\r\n\r\n## Goal\r\nPort it\r\n\r\n## Next\r\n- [ ] MSI\r\n\r\n## Notes\r\nkeep\r\n"
+	out, err := Import("CONTINUITY_CLAUDE-w.md", []byte(src), importTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
+		t.Errorf("import of a CRLF file has bare LF line ends:\n%q", out)
+	}
+	if !strings.HasSuffix(string(out), "## Notes\r\nkeep\r\n") {
+		t.Errorf("notes not kept verbatim:\n%q", out)
+	}
+}
+
+func TestImportRefusesNonLedger(t *testing.T) {
+	_, err := Import("x.md", []byte("# Shopping\n\n- milk\n"), importTime)
+	var probs Problems
+	if !errors.As(err, &probs) {
+		t.Fatalf("Import of plain markdown: %v; want Problems", err)
+	}
+}
