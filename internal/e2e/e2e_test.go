@@ -18,19 +18,39 @@ const (
 	tools      = "Write Edit Bash TaskCreate TaskUpdate"
 )
 
-// firstContexts returns the SessionStart contexts carried by the first model
-// request of a run, failing when there is none.
-func firstContexts(t *testing.T, s session) []string {
-	t.Helper()
+// firstContexts returns the additionalContexts our hook printed (as the
+// transcripts of sessions record them) that reached the model verbatim in the
+// first model request of run s. It fails when none did.
+func (p *project) firstContexts(s session, ids ...string) []string {
+	p.t.Helper()
 	reqs := modelRequests(s.Requests)
 	if len(reqs) == 0 {
-		t.Fatalf("session %s made no model request", s.ID)
+		p.t.Fatalf("session %s made no model request", s.ID)
 	}
-	ctx := injected(reqs[0].Body)
-	if len(ctx) == 0 {
-		t.Fatalf("session %s: no %q in the first request", s.ID, strings.TrimSpace(contextMarker))
+	var printed []string
+	for _, id := range ids {
+		for _, r := range p.hookRuns(id) {
+			if c := additionalContext(r.Stdout); c != "" {
+				printed = append(printed, c)
+			}
+		}
 	}
-	return ctx
+	sent := texts(reqs[0].Body)
+	var out []string
+	for _, c := range printed {
+		if anyContains(sent, contextMarker+c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		raw := strings.Join(injected(reqs[0].Body), "\n---\n")
+		if len(raw) > 2000 {
+			raw = raw[:2000] + "…"
+		}
+		p.t.Fatalf("session %s: none of our hook's %d contexts reached the first request verbatim; after the marker it holds:\n%s",
+			s.ID, len(printed), raw)
+	}
+	return out
 }
 
 func anyContains(list []string, sub string) bool {
@@ -67,11 +87,36 @@ func (p *project) handoffs() (names []string, all string) {
 	return names, b.String()
 }
 
+// handoff returns the sections ("## Heading" → body) of the last handoff whose
+// name contains kind, failing when there is none.
+func (p *project) handoff(names []string, kind string) map[string]string {
+	p.t.Helper()
+	name := ""
+	for _, n := range names {
+		if strings.Contains(n, kind) {
+			name = n
+		}
+	}
+	if name == "" {
+		p.t.Fatalf("no %s handoff among %v", strings.Trim(kind, "_"), names)
+	}
+	text := p.read(filepath.Join("thoughts", "shared", "handoffs", workStream, name))
+	sections := map[string]string{}
+	for _, part := range strings.Split(text, "\n## ")[1:] {
+		heading, body, _ := strings.Cut(part, "\n")
+		sections[strings.TrimSpace(heading)] = body
+	}
+	return sections
+}
+
 // logHookDurations logs our hook's client-measured durationMs per event.
 func (p *project) logHookDurations(ids ...string) {
 	p.t.Helper()
 	for _, id := range ids {
 		for _, r := range p.hookRuns(id) {
+			if os.Getenv("E2E_DEBUG") != "" {
+				p.t.Logf("%s stdout: %s", r.Name, r.Stdout)
+			}
 			p.t.Logf("hook %-22s session %.8s durationMs=%4.0f exit=%.0f stdout=%dB stderr=%q",
 				r.Name, id, r.DurationMs, r.ExitCode, len(r.Stdout), r.Stderr)
 		}
@@ -107,7 +152,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	if got := p.read("src/auth/token.go"); !strings.Contains(got, "errNotYet") {
 		t.Fatalf("Write+Edit did not run: token.go = %q", got)
 	}
-	if ctx := firstContexts(t, work); !anyContains(ctx, goal) {
+	if ctx := p.firstContexts(work, work.ID); !anyContains(ctx, goal) {
 		t.Errorf("startup: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
 	}
 
@@ -129,14 +174,22 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	if len(names) == 0 {
 		t.Fatalf("no handoff under thoughts/shared/handoffs/%s", workStream)
 	}
-	for _, want := range []string{
-		"src/auth/token.go",          // written and edited
-		"Add token refresh endpoint", // tasks
-		"Write logout endpoint",
-		"Added the token refresh endpoint in src/auth/token.go (RS256)", // compaction summary
-	} {
+	for _, want := range []string{"src/auth/token.go", "Add token refresh endpoint", "Write logout endpoint", summary} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no handoff holds %q; handoffs:\n%s", want, all)
+		}
+	}
+	// The PreCompact handoff, completed by PostCompact, holds the whole story.
+	pre := p.handoff(names, "_pre-compact_")
+	for _, c := range []struct{ section, want string }{
+		{"Summary", summary},
+		{"Files touched", "src/auth/token.go"},
+		{"Done", "Add token refresh endpoint"}, // TaskUpdate completed task #1
+		{"Next", "Write logout endpoint"},      // task #2 is still pending
+		{"Goal", goal},
+	} {
+		if !strings.Contains(pre[c.section], c.want) {
+			t.Errorf("pre-compact handoff, section %q lacks %q; sections: %q", c.section, c.want, pre)
 		}
 	}
 	compactRan := false
@@ -155,7 +208,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	// 3. Resume after compaction: the goal reaches the model again.
 	resumed := p.runClaude([]mockapi.Response{mockapi.Text("Working on logout.")},
 		"--resume", work.ID, "-p", "continue with the logout endpoint")
-	if ctx := firstContexts(t, resumed); !anyContains(ctx, goal) {
+	if ctx := p.firstContexts(resumed, work.ID); !anyContains(ctx, goal) {
 		t.Errorf("after compaction: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
 	}
 	if first := modelRequests(resumed.Requests)[0]; !strings.Contains(string(first.Body), "Added the token refresh endpoint") {
@@ -167,15 +220,21 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	if cleared.ID == work.ID {
 		t.Errorf("/clear kept the session id %s", work.ID)
 	}
+	// The session /clear started did nothing: its SessionEnd has nothing new to hand off.
+	if names, _ := p.handoffs(); anyContains(names, "_"+cleared.ID[:8]+".md") {
+		t.Errorf("the empty session after /clear wrote a handoff: %v", names)
+	}
 	fresh := p.runClaude([]mockapi.Response{mockapi.Text("Next is the logout endpoint.")}, "-p", "what is next?")
-	ctx := firstContexts(t, fresh)
+	ctx := p.firstContexts(fresh, fresh.ID)
 	if !anyContains(ctx, goal) {
 		t.Errorf("fresh session: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
+	}
+	if !anyContains(ctx, summary) {
+		t.Errorf("fresh session: the latest handoff's summary is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
 	}
 	if !anyContains(ctx, "CONTINUITY_"+workStream+".md") {
 		t.Errorf("fresh session: the injected context does not say where the ledger is:\n%s", strings.Join(ctx, "\n---\n"))
 	}
-	t.Logf("fresh session context (%d chars):\n%s", len(ctx[0]), ctx[0])
 
 	p.logHookDurations(work.ID, cleared.ID, fresh.ID)
 	for _, f := range []string{"pre-compact-manual.json", "post-compact-manual.json", "session-end-other.json"} {
@@ -214,14 +273,17 @@ func TestBigLedgerStaysInline(t *testing.T) {
 			}
 		}
 	}
-	ctx := firstContexts(t, s)
+	ctx := p.firstContexts(s, s.ID)
 	for _, want := range []string{goal, now, next} {
 		if !anyContains(ctx, want) {
 			t.Errorf("the injected context lacks %q", want)
 		}
 	}
 	for _, c := range ctx {
-		t.Logf("injected %d chars", len(c))
+		t.Logf("injected %d chars", len([]rune(c)))
+		if n := len([]rune(c)); n >= 10000 {
+			t.Errorf("injected %d characters, over the client's 10,000-character cliff", n)
+		}
 	}
 	p.logHookDurations(s.ID)
 }

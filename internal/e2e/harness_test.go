@@ -421,6 +421,19 @@ func injected(body []byte) []string {
 	return out
 }
 
+// additionalContext returns the SessionStart additionalContext in a hook's stdout ("" when none).
+func additionalContext(stdout string) string {
+	var out struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal([]byte(stdout), &out) != nil {
+		return ""
+	}
+	return out.HookSpecificOutput.AdditionalContext
+}
+
 // modelRequests drops compaction and count_tokens requests.
 func modelRequests(reqs []mockapi.Request) []mockapi.Request {
 	var out []mockapi.Request
