@@ -53,18 +53,18 @@ func RenderLimit(h *Handoff, tmpl string, limit int) ([]byte, error) {
 }
 
 // list is a list section as the template sees it: the items shown, and how
-// many were cut to fit.
+// many were cut to fit before them (earlier entries) or after them.
 type list struct {
-	Items []string
-	More  int
+	Items         []string
+	Before, After int
 	// keepFirst: cut from the end (Next: the first items come first);
 	// otherwise cut from the start (the latest entries matter most).
 	keepFirst bool
 }
 
 type decisions struct {
-	Items []ledger.Decision
-	More  int
+	Items  []ledger.Decision
+	Before int
 }
 
 // view is the data the template renders: h with every text made safe for
@@ -177,7 +177,7 @@ func (v *view) shrink(excess int) bool {
 				it := d.Items[0]
 				removed += len(it.Decision) + len(it.Why) + len(it.Date) + 16
 				d.Items = d.Items[1:]
-				d.More++
+				d.Before++
 			}
 			return true
 		}
@@ -189,12 +189,13 @@ func (v *view) shrink(excess int) bool {
 			if best.keepFirst {
 				it = best.Items[len(best.Items)-1]
 				best.Items = best.Items[:len(best.Items)-1]
+				best.After++
 			} else {
 				it = best.Items[0]
 				best.Items = best.Items[1:]
+				best.Before++
 			}
 			removed += len(it) + 8
-			best.More++
 		}
 		return true
 	}
@@ -281,7 +282,9 @@ func codeSpan(s string) string {
 		}
 	}
 	fence := strings.Repeat("`", longest+1)
-	if longest > 0 || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
+	// A space on each side is stripped by readers: add one where the text
+	// would otherwise touch the fence or lose its own spaces.
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
