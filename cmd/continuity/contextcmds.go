@@ -22,7 +22,7 @@ func newContextCmd(a *app) *cobra.Command {
 		Short: "Print exactly what SessionStart would inject",
 		Long: `Print exactly the text the SessionStart hook would inject into the model's context for a
 session started with --source (startup, resume, clear, compact, fork). --json prints the hook's
-whole JSON output instead.`,
+whole JSON output (byte for byte what the hook prints) instead.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !sources[source] {
@@ -39,6 +39,13 @@ whole JSON output instead.`,
 			} else if err := project.CheckName(name); err != nil {
 				return usageError{err}
 			}
+			if a.json {
+				out, problem := sessionStartOutput(p, name, source, session, a.now())
+				if problem != "" {
+					fmt.Fprintf(a.errw, "continuity: %s\n", problem)
+				}
+				return hookio.Write(a.out, out)
+			}
 			in, err := contextInput(p, name, source, session, a.now())
 			if err != nil && in.Ledger == nil && in.LedgerRaw == nil {
 				return err
@@ -46,11 +53,7 @@ whole JSON output instead.`,
 			if err != nil {
 				fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
 			}
-			text := inject.Render(in)
-			if a.json {
-				return writeJSON(a.out, hookio.SessionStart(text, ""))
-			}
-			fmt.Fprintln(a.out, text)
+			fmt.Fprintln(a.out, inject.Render(in))
 			return nil
 		},
 	}

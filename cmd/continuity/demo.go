@@ -67,15 +67,11 @@ func runDemo(a *app, keep bool) error {
 				return a.getenv(k)
 			}}
 	}
-	self := "continuity"
-	if exe, err := os.Executable(); err == nil {
-		self = exe
-	}
 	steps := []struct {
 		show string
 		run  func(*app) error
 	}{
-		{"continuity init", func(s *app) error { return runInit(s, setupOptions{Command: self + " hook"}) }},
+		{"continuity init", func(s *app) error { return runInit(s, setupOptions{Command: "continuity hook"}) }},
 		{`continuity new auth-refactor --goal "Replace session cookies with short-lived JWTs"`, func(s *app) error {
 			return runNew(s, newOptions{Name: "auth-refactor", Goal: "Replace session cookies with short-lived JWTs"})
 		}},

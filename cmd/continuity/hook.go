@@ -216,15 +216,26 @@ func (h *hookRun) sessionStart() (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	in, err := contextInput(h.p, name, h.pl.Source, h.pl.SessionID, h.now)
-	if errors.Is(err, ledger.ErrNotFound) {
-		return hookio.SessionStart(inject.NoLedger(), ""), "no ledger", nil
+	out, problem := sessionStartOutput(h.p, name, h.pl.Source, h.pl.SessionID, h.now)
+	if problem != "" {
+		fmt.Fprintf(h.a.errw, "continuity hook: SessionStart: %s\n", problem)
 	}
-	text := inject.Render(in)
 	h.exportLedger(name)
 	if h.pl.SessionID != "" {
 		_ = h.p.UpdateSession(h.pl.SessionID, h.now, func(s *project.Session) { s.Ledger = name })
 	}
+	return out, fmt.Sprintf("injected %d characters", inject.Length(out.HookSpecificOutput.AdditionalContext)), nil
+}
+
+// sessionStartOutput is what SessionStart prints for work stream name, and
+// the ledger's problem when it could not be parsed ("" otherwise). The hook
+// and `continuity context` both print it, so they cannot disagree.
+func sessionStartOutput(p *project.Project, name, source, agentSession string, now time.Time) (hookio.SessionStartOutput, string) {
+	in, err := contextInput(p, name, source, agentSession, now)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return hookio.SessionStart(inject.NoLedger(), ""), ""
+	}
+	text := inject.Render(in)
 	msg := fmt.Sprintf("continuity: %s", name)
 	if in.Ledger != nil && in.Ledger.Now != "" {
 		msg += " — now: " + oneLineCut(in.Ledger.Now, 80)
@@ -232,12 +243,12 @@ func (h *hookRun) sessionStart() (any, string, error) {
 	if in.HandoffPath != "" {
 		msg += " (handoff " + filepath.Base(in.HandoffPath) + ")"
 	}
+	problem := ""
 	if err != nil {
-		// The ledger is broken: inject what we can, name the problem.
-		fmt.Fprintf(h.a.errw, "continuity hook: SessionStart: %v\n", strings.Split(err.Error(), "\n")[0])
+		problem = strings.Split(err.Error(), "\n")[0]
 		msg = "continuity: ledger " + in.LedgerPath + " has a problem: " + in.LedgerProblem
 	}
-	return hookio.SessionStart(text, msg), fmt.Sprintf("injected %d characters", inject.Length(text)), nil
+	return hookio.SessionStart(text, msg), problem
 }
 
 func oneLineCut(s string, n int) string {
@@ -333,7 +344,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	meta := handoff.Meta{Session: r.Name, Created: now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
 		AgentSession: r.AgentSession, Version: version}
 	dirty := gitMeta(p, &meta, 400*time.Millisecond)
-	facts.Files = mergeFiles(facts.Files, dirty)
+	facts.Files = mergeFiles(facts.Files, notOurs(p, dirty))
 	hdoc := handoff.Build(meta, facts, l)
 	lpath, _ := p.LedgerPath(r.Name)
 	hdoc.LedgerPath = p.Rel(lpath)
@@ -406,6 +417,25 @@ func newDecisions(p *project.Project, prevPath string, ds []ledger.Decision) []l
 	return out
 }
 
+// notOurs drops continuity's own directories (and their parents, which git
+// reports when they are untracked) from a list of repository paths.
+func notOurs(p *project.Project, paths []string) []string {
+	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
+	var out []string
+	for _, f := range paths {
+		mine := false
+		for _, d := range own {
+			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
+				mine = true
+			}
+		}
+		if !mine {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func mergeFiles(a, b []string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -422,8 +452,8 @@ func mergeFiles(a, b []string) []string {
 // repository) to the ledger's files list and refreshes updated.
 func updateLedgerFiles(a *app, p *project.Project, name string, files []string, now time.Time) error {
 	var rel []string
-	for _, f := range files {
-		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasPrefix(f, project.DefaultLedgerDir+"/") && !strings.HasPrefix(f, project.DefaultHandoffDir+"/") {
+	for _, f := range notOurs(p, files) {
+		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
 			rel = append(rel, f)
 		}
 	}

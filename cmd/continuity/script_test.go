@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -48,6 +49,8 @@ func TestScripts(t *testing.T) {
 			"gitrepo":  cmdGitRepo,
 			"envsubst": cmdEnvsubst,
 			"testdata": cmdTestdata,
+			"payload":  cmdPayload,
+			"replace":  cmdReplace,
 		},
 	})
 }
@@ -83,12 +86,50 @@ func cmdEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// testdata SRC DST: copy a file from the repository's testdata directory.
+// payload SRC DST [key=value...]: a payload recorded from the real client
+// (testdata/payloads/SRC) with cwd set to $WORK, transcript_path to
+// $WORK/transcript.jsonl, and the given fields set ("key=" removes one; \n
+// in a value is a newline).
+func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: payload SRC DST [key=value...]")
+	}
+	b, err := os.ReadFile(filepath.Join(ts.Getenv("REPO"), "testdata", "payloads", args[0]))
+	ts.Check(err)
+	var m map[string]any
+	ts.Check(json.Unmarshal(b, &m))
+	m["cwd"] = ts.Getenv("WORK")
+	m["transcript_path"] = filepath.Join(ts.Getenv("WORK"), "transcript.jsonl")
+	for _, kv := range args[2:] {
+		k, v, _ := strings.Cut(kv, "=")
+		if v == "" {
+			delete(m, k)
+		} else {
+			m[k] = strings.ReplaceAll(v, `\n`, "\n")
+		}
+	}
+	out, err := json.Marshal(m)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(out, '\n'), 0o644))
+}
+
+// replace OLD NEW FILE: replace every OLD with NEW in FILE ($VARS expanded in NEW).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	path := ts.MkAbs(args[2])
+	b, err := os.ReadFile(path)
+	ts.Check(err)
+	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(b), args[0], os.Expand(args[1], ts.Getenv))), 0o644))
+}
+
+// testdata SRC DST: copy a file from the repository (a path relative to its root).
 func cmdTestdata(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: testdata SRC DST")
 	}
-	b, err := os.ReadFile(filepath.Join(ts.Getenv("REPO"), "testdata", args[0]))
+	b, err := os.ReadFile(filepath.Join(ts.Getenv("REPO"), args[0]))
 	ts.Check(err)
 	dst := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))

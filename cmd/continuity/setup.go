@@ -151,6 +151,10 @@ func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (boo
 	changed := false
 	err := safefile.Update(path, safefile.Options{LockDir: lockDir}, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
+		var ie *install.Error
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("%s:%w", path, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

@@ -115,7 +115,7 @@ func Render(in Input) string {
 				block{title: "Open questions", items: l.Questions, keep: 1, more: "the ledger"},
 				block{title: "Files", items: l.Files, keep: -1, more: "the ledger"},
 				block{title: "Done", items: l.Done, keep: -1, more: "the ledger"},
-				block{title: "Notes", text: strings.TrimSpace(string(l.Body))},
+				block{title: "Notes", text: notes(l.Body)},
 			)
 		}
 	default:
@@ -130,7 +130,7 @@ func Render(in Input) string {
 		}
 	}
 
-	fixed := Length(header) + 2
+	fixed := Length(header) + 4
 	for _, f := range footer {
 		fixed += Length(f) + 1
 	}
@@ -144,12 +144,23 @@ func Render(in Input) string {
 		parts = append(parts, s)
 		left -= Length(s) + 1
 	}
-	out := header + "\n\n" + strings.Join(parts, "\n")
+	out := header + "\n\n"
 	if len(parts) > 0 {
-		out += "\n"
+		out += strings.Join(parts, "\n") + "\n\n"
 	}
 	out += strings.Join(footer, "\n")
 	return out
+}
+
+// notes returns a ledger body worth injecting: "" when it holds nothing
+// but headings.
+func notes(body []byte) string {
+	for _, line := range strings.Split(string(body), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+			return strings.TrimSpace(string(body))
+		}
+	}
+	return ""
 }
 
 func handoffBlock(in Input) block {
