@@ -133,13 +133,6 @@ func Touch(src []byte, now time.Time) ([]byte, error) {
 	return SetScalar(src, KeyUpdated, FormatTime(now))
 }
 
-// listShape describes an existing list value for appending.
-type listShape struct {
-	e *entry
-	// items' node start offsets and, for block lists, their line extents.
-	starts []int
-	lines  [][2]int
-}
 
 // blockItems returns, for a block sequence, each item's lines: from the
 // start of its "-" line to the end of its last content line.

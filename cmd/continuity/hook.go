@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -305,6 +306,13 @@ func activityHash(f *handoff.Facts) string {
 	return hex.EncodeToString(sum[:12])
 }
 
+// idle reports a transcript with no sign of work: no prompt, no reply, no
+// tool use (the empty session that follows /clear ends like this).
+func idle(f *handoff.Facts) bool {
+	return len(f.Files) == 0 && len(f.Tasks) == 0 && len(f.Commands) == 0 && len(f.Errors) == 0 &&
+		len(f.Prompts) == 0 && f.LastAssistant == ""
+}
+
 // handoffRequest says what a handoff is written from.
 type handoffRequest struct {
 	Name         string
@@ -330,6 +338,9 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 		}
 	}
 	hash := activityHash(facts)
+	if r.SkipIfSame && idle(facts) {
+		return "", "nothing happened in this session; no handoff", nil
+	}
 	var prev project.Session
 	if r.AgentSession != "" {
 		prev = p.LoadSession(r.AgentSession)
@@ -436,14 +447,21 @@ func notOurs(p *project.Project, paths []string) []string {
 	return out
 }
 
+// mergeFiles joins two lists of paths without repeats, dropping a
+// directory entry ("src/") when a path inside it is listed.
 func mergeFiles(a, b []string) []string {
+	all := append(append([]string{}, a...), b...)
 	seen := map[string]bool{}
 	var out []string
-	for _, s := range append(append([]string{}, a...), b...) {
-		if s != "" && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	for _, s := range all {
+		if s == "" || seen[s] {
+			continue
 		}
+		seen[s] = true
+		if strings.HasSuffix(s, "/") && slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(o, s) }) {
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }
