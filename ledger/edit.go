@@ -18,6 +18,25 @@ var (
 	ErrNotList   = errors.New("not a list")
 )
 
+// errBrokenEdit reports an edit whose result would not parse: a bug, caught
+// before any bytes reach a caller.
+var errBrokenEdit = errors.New("internal error: the edit would break the ledger")
+
+// checked returns out if it parses as a valid ledger, else errBrokenEdit.
+func checked(out []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	d, perr := parseFront("", out)
+	if perr == nil {
+		_, perr = d.model()
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("%w: %v", errBrokenEdit, perr)
+	}
+	return out, nil
+}
+
 var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
 // editable parses src for an edit: front matter ledgers only, valid ones only.
@@ -82,9 +101,8 @@ func (d *frontDoc) addLines(p int, text string) []byte {
 	return splice(d.src, p, p, text)
 }
 
-// SetScalar sets a scalar field (goal, now, session, updated, or any other
-// scalar key), adding the key if it is missing.
-func SetScalar(src []byte, key, value string) ([]byte, error) {
+// setScalar is SetScalar before its result is checked.
+func setScalar(src []byte, key, value string) ([]byte, error) {
 	if listKeys[key] {
 		return nil, fmt.Errorf("set %s: %w", key, ErrNotScalar)
 	}
@@ -209,9 +227,9 @@ func (d *frontDoc) listIndent() string {
 	return "  "
 }
 
-// writeBlockItems appends new block items (already formatted as the text
-// after "- ", each possibly several lines) to key's list.
-// flowItem formats the same items for a non-empty flow list.
+// appendTo adds new items to key's list: block writes them as block list
+// lines (given the text before the "-" and the item content's column),
+// flowItem as the text to insert after a non-empty flow list's last item.
 func (d *frontDoc) appendTo(key string, block func(pre string, col int) string, flowItem func() string) ([]byte, error) {
 	e := d.find(key)
 	if e == nil {
@@ -271,9 +289,8 @@ func (d *frontDoc) nodeEnd(n *yaml.Node, off, limit int) int {
 	return scalarEnd(d.src, n, off, limit, true, 0)
 }
 
-// AppendItems appends items to a list field, adding the key if missing.
-// Items already present (exact text) are skipped, so appending is idempotent.
-func AppendItems(src []byte, key string, items ...string) ([]byte, error) {
+// appendItems is AppendItems before its result is checked.
+func appendItems(src []byte, key string, items ...string) ([]byte, error) {
 	if scalarKeys[key] || key == KeyDecisions {
 		return nil, fmt.Errorf("append to %s: %w", key, ErrNotList)
 	}
@@ -326,9 +343,8 @@ func AppendItems(src []byte, key string, items ...string) ([]byte, error) {
 	return d.appendTo(key, block, flowItem)
 }
 
-// AddDecision appends a decision to the decisions list. A decision already
-// recorded with the same text, reason and date is not added again.
-func AddDecision(src []byte, dec Decision) ([]byte, error) {
+// addDecision is AddDecision before its result is checked.
+func addDecision(src []byte, dec Decision) ([]byte, error) {
 	if strings.TrimSpace(dec.Decision) == "" {
 		return nil, errors.New("a decision needs its text")
 	}
@@ -408,7 +424,7 @@ func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
 		if idx < 0 {
 			return src, removed, nil
 		}
-		out, err := d.removeAt(e, idx)
+		out, err := checked(d.removeAt(e, idx))
 		if err != nil {
 			return nil, false, err
 		}
@@ -433,6 +449,14 @@ func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
 	switch {
 	case n == 1:
 		from, to = start(0), end(0)
+		for to >= 0 && to < e.limit && (d.src[to] == ' ' || d.src[to] == '\t') {
+			to++
+		}
+		if to < 0 || to >= e.limit || d.src[to] != ',' {
+			to = end(0)
+		} else {
+			to++
+		}
 	case idx < n-1:
 		from, to = start(idx), start(idx+1)
 	default:
@@ -442,4 +466,24 @@ func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
 		return nil, fmt.Errorf("%s: cannot find the list item", e.key.Value)
 	}
 	return splice(d.src, from, to, ""), nil
+}
+
+// SetScalar sets a scalar field (goal, now, session, updated, or any other
+// scalar key), adding the key if it is missing. The value keeps the old
+// one's quoting style where it can; a new one is quoted only if YAML needs it.
+func SetScalar(src []byte, key, value string) ([]byte, error) {
+	return checked(setScalar(src, key, value))
+}
+
+// AppendItems appends items to a list field, adding the key if missing.
+// Items already present (exact text) are skipped, so appending is idempotent.
+// An empty list (nothing, ~, [] or "") becomes a block list.
+func AppendItems(src []byte, key string, items ...string) ([]byte, error) {
+	return checked(appendItems(src, key, items...))
+}
+
+// AddDecision appends a decision to the decisions list. A decision already
+// recorded with the same text, reason and date is not added again.
+func AddDecision(src []byte, dec Decision) ([]byte, error) {
+	return checked(addDecision(src, dec))
 }

@@ -67,6 +67,9 @@ func FuzzEdit(f *testing.F) {
 			if out != nil {
 				t.Fatalf("%s: error %v with bytes", e, err)
 			}
+			if errors.Is(err, errBrokenEdit) {
+				t.Fatalf("%s: %v\n%q", e, err, src)
+			}
 			return
 		}
 		if perr != nil {
