@@ -413,18 +413,37 @@ func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
 		if e.val.Kind != yaml.SequenceNode {
 			return nil, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
 		}
-		idx := -1
+		var match []int
 		for i, it := range e.val.Content {
 			if it.Kind == yaml.ScalarNode && it.Value == item {
-				idx = i
+				match = append(match, i)
 			} else if dec, ok := decisionOf(it); ok && key == KeyDecisions && dec.Decision == item {
-				idx = i
+				match = append(match, i)
 			}
 		}
-		if idx < 0 {
+		if len(match) == 0 {
 			return src, removed, nil
 		}
-		out, err := checked(d.removeAt(e, idx))
+		var out []byte
+		if e.val.Style&yaml.FlowStyle == 0 {
+			// Block items own disjoint lines: remove them all in one pass.
+			items, err := d.blockItems(e)
+			if err != nil {
+				return nil, false, err
+			}
+			var b []byte
+			at := 0
+			for _, i := range match {
+				b = append(b, src[at:items[i][0]]...)
+				at = items[i][1]
+			}
+			out, err = checked(append(b, src[at:]...), nil)
+			if err != nil {
+				return nil, false, err
+			}
+			return out, true, nil
+		}
+		out, err = checked(d.removeAt(e, match[len(match)-1]))
 		if err != nil {
 			return nil, false, err
 		}

@@ -177,6 +177,13 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	if err := yaml.Unmarshal(yml, &root); err != nil {
 		return nil, Problems{d.yamlProblem(err)}
 	}
+	// A "---" or "..." line inside would start a second YAML document,
+	// which Unmarshal ignores and edits would write into.
+	for p := fmStart; p < fmEnd; p = lineEndAt(src, p) {
+		if l := src[p:]; (bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("..."))) && (len(l) == 3 || isSpaceOrBreak(l[3])) {
+			return nil, Problems{{Path: path, Line: lineOf(src, p), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
+		}
+	}
 	d.lines = append(d.lines, fmStart)
 	for i, c := range yml {
 		if c == '\n' && fmStart+i+1 < fmEnd {
@@ -187,9 +194,6 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 		return d, nil // empty front matter: an empty ledger
 	}
 	m := root.Content[0]
-	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
-		return d, nil
-	}
 	if m.Kind != yaml.MappingNode || m.Style&yaml.FlowStyle != 0 {
 		return nil, Problems{{Path: path, Line: d.fileLine(m), Msg: "front matter must be a block of key: value lines"}}
 	}
