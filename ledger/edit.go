@@ -151,7 +151,6 @@ func Touch(src []byte, now time.Time) ([]byte, error) {
 	return SetScalar(src, KeyUpdated, FormatTime(now))
 }
 
-
 // blockItems returns, for a block sequence, each item's lines: from the
 // start of its "-" line to the end of its last content line.
 func (d *frontDoc) blockItems(e *entry) ([][2]int, error) {
