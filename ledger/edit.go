@@ -37,6 +37,10 @@ func checked(out []byte, err error) ([]byte, error) {
 	return out, nil
 }
 
+func errDecorated(key string) error {
+	return fmt.Errorf("%s has a YAML tag, anchor or alias: edit it by hand", key)
+}
+
 var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
 // editable parses src for an edit: front matter ledgers only, valid ones only.
@@ -114,6 +118,9 @@ func setScalar(src []byte, key, value string) ([]byte, error) {
 		return nil, err
 	}
 	e := d.find(key)
+	if e != nil && e.decorated {
+		return nil, errDecorated(key)
+	}
 	if e == nil {
 		line := key + ": " + formatScalar(value, styleAuto, false, "  ", d.eol) + d.eol
 		return d.addLines(d.insertPoint(key), line), nil
@@ -231,6 +238,9 @@ func (d *frontDoc) listIndent() string {
 // flowItem as the text to insert after a non-empty flow list's last item.
 func (d *frontDoc) appendTo(key string, block func(pre string, col int) string, flowItem func() string) ([]byte, error) {
 	e := d.find(key)
+	if e != nil && e.decorated {
+		return nil, errDecorated(key)
+	}
 	if e == nil {
 		pre := d.listIndent()
 		return d.addLines(d.insertPoint(key), key+":"+d.eol+block(pre, len(pre)+2)), nil
@@ -406,6 +416,9 @@ func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
 			return nil, false, err
 		}
 		e := d.find(key)
+		if e != nil && e.decorated {
+			return nil, false, errDecorated(key)
+		}
 		if e == nil || isEmptyValue(e.val) {
 			return src, removed, nil
 		}

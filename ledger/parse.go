@@ -47,6 +47,7 @@ type entry struct {
 	colonEnd  int // just past the ':' that follows the key
 	valOff    int // first byte of the value (== colonEnd for an empty value)
 	limit     int // start of the next key's line, or the end of the front matter
+	decorated bool // the value has a YAML tag, anchor or alias: not editable
 }
 
 // frontDoc is a front matter ledger split into its parts, with the YAML as
@@ -255,8 +256,10 @@ func (d *frontDoc) locate(k, v *yaml.Node) (entry, error) {
 	if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "") && v.Line > 0 {
 		e.valOff = d.offset(v.Line, v.Column)
 	}
-	if v.Anchor != "" || v.Kind == yaml.AliasNode || (v.Tag != "" && v.Style&yaml.TaggedStyle != 0) {
-		// The node's position is past an anchor or tag; edits would misplace bytes.
+	e.decorated = v.Anchor != "" || v.Kind == yaml.AliasNode || v.Style&yaml.TaggedStyle != 0 ||
+		(e.valOff < d.fmEnd && strings.IndexByte("!&*", d.src[e.valOff]) >= 0)
+	if e.decorated {
+		// Edits would misplace bytes around a tag or anchor.
 		if listKeys[k.Value] || scalarKeys[k.Value] {
 			return e, fmt.Errorf("%s must not use anchors, aliases or tags", k.Value)
 		}
