@@ -256,8 +256,10 @@ func (d *frontDoc) locate(k, v *yaml.Node) (entry, error) {
 	if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "") && v.Line > 0 {
 		e.valOff = d.offset(v.Line, v.Column)
 	}
-	e.decorated = v.Anchor != "" || v.Kind == yaml.AliasNode || v.Style&yaml.TaggedStyle != 0 ||
-		(e.valOff < d.fmEnd && strings.IndexByte("!&*", d.src[e.valOff]) >= 0)
+	e.decorated = v.Anchor != "" || v.Kind == yaml.AliasNode || v.Style&yaml.TaggedStyle != 0
+	if pos := d.offset(v.Line, v.Column); v.Line > 0 && pos < d.fmEnd && strings.IndexByte("!&*", d.src[pos]) >= 0 {
+		e.decorated = true // a tag yaml.v3 does not report, like a bare "!"
+	}
 	if e.decorated {
 		// Edits would misplace bytes around a tag or anchor.
 		if listKeys[k.Value] || scalarKeys[k.Value] {
