@@ -265,6 +265,9 @@ func (d *frontDoc) appendTo(key string, block func(pre string, col int) string, 
 		}
 		out := make([]byte, 0, len(d.src)+len(text))
 		out = append(out, d.src[:e.colonEnd]...)
+		if tokEnd < len(d.src) && !isSpaceOrBreak(d.src[tokEnd]) {
+			out = append(out, ' ') // "next: []#c" must not become "next:#c"
+		}
 		out = append(out, d.src[tokEnd:le]...)
 		out = append(out, text...)
 		return append(out, d.src[le:]...), nil
