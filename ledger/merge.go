@@ -3,7 +3,7 @@ package ledger
 // Three-way merge of ledgers, for the git merge driver. The front matter
 // merges field by field, by editing ours' bytes with the package's in-place
 // edits so ours' comments and layout survive; the body merges line by line
-// (diff3.go). A true conflict is written with standard conflict markers.
+// (merge3, a diff3 over lines). A true conflict is written with standard conflict markers.
 
 import (
 	"bytes"
@@ -160,13 +160,13 @@ func Merge(base, ours, theirs []byte, now time.Time) (merged []byte, conflicts i
 	}
 	eol := d.eol
 	body, n := merge3(m.base.body(), m.ours.body(), m.theirs.body(), eol)
-	front, err := m.markConflicts(d)
+	front, marked, err := m.markConflicts(d)
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]byte, 0, len(front)+len(body))
 	out = append(append(out, front...), body...)
-	return out, len(m.conflicts) + n, nil
+	return out, marked + n, nil
 }
 
 // fieldKind is the shape of a key's value on one side.
@@ -217,7 +217,7 @@ func (m *merger) mergeKey(key string) error {
 		return m.mergeRaw(key)
 	case has[fieldList]:
 		return m.mergeList(key)
-	case !listKeys[key] && key == KeyUpdated:
+	case key == KeyUpdated:
 		return m.mergeUpdated()
 	case !listKeys[key]:
 		return m.mergeScalar(key)
@@ -510,8 +510,9 @@ func (m *merger) removeKey(key string) error {
 }
 
 // markConflicts returns d's text up to its body with conflict markers
-// written around each conflicting key's (or decision's) lines.
-func (m *merger) markConflicts(d *frontDoc) ([]byte, error) {
+// written around each conflicting key's (or decision's) lines, and how many
+// conflicts it marked.
+func (m *merger) markConflicts(d *frontDoc) ([]byte, int, error) {
 	type mark struct {
 		start, end int
 		theirs     string
@@ -522,7 +523,7 @@ func (m *merger) markConflicts(d *frontDoc) ([]byte, error) {
 		if c.item != "" {
 			start, end, pre, col, ok, err := d.decisionItem(c.item)
 			if err != nil {
-				return nil, fmt.Errorf("merge decisions: %w", err)
+				return nil, 0, fmt.Errorf("merge decisions: %w", err)
 			}
 			if ok {
 				marks = append(marks, mark{start, end, decisionLines(c.dec, pre, col, d.eol)})
@@ -543,26 +544,10 @@ func (m *merger) markConflicts(d *frontDoc) ([]byte, error) {
 			marks = append(marks, mark{p, p, c.theirs})
 		}
 	}
-	if len(whole) > 0 {
-		// Item conflicts inside a key marked whole are inside its marks.
-		kept := marks[:0]
-		for _, mk := range marks {
-			inside := false
-			for _, o := range marks {
-				if o.start <= mk.start && mk.end <= o.end && (o.start != mk.start || o.end != mk.end) {
-					inside = true
-				}
-			}
-			if !inside {
-				kept = append(kept, mk)
-			}
-		}
-		marks = kept
-	}
 	sort.Slice(marks, func(i, j int) bool { return marks[i].start > marks[j].start })
 	front := append([]byte(nil), d.src[:d.body]...)
 	if len(front) > 0 && front[len(front)-1] != '\n' {
-		return nil, errors.New("merge: the front matter's closing line has no line end")
+		return nil, 0, errors.New("merge: the front matter's closing line has no line end")
 	}
 	for _, mk := range marks {
 		ours := string(front[mk.start:mk.end])
@@ -572,7 +557,7 @@ func (m *merger) markConflicts(d *frontDoc) ([]byte, error) {
 		}
 		front = splice(front, mk.start, mk.end, text)
 	}
-	return front, nil
+	return front, len(marks), nil
 }
 
 // withEOL returns s ending with a line end (s itself when empty).
