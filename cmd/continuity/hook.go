@@ -97,14 +97,20 @@ func runHook(a *app) {
 	if dir == "" {
 		dir = a.dir
 	}
-	p, err := project.Open(dir)
+	p, err := project.OpenWith(dir, a.getenv)
 	if err != nil {
 		fmt.Fprintf(a.errw, "continuity hook: %s: %v; nothing done\n", pl.Event, err)
 		return
 	}
+	if p.Config.Disable {
+		return
+	}
+	for _, perr := range p.Config.Problems {
+		fmt.Fprintf(a.errw, "continuity hook: config: %v (using the default)\n", perr)
+	}
 	if !p.OptedIn() {
 		if debugOn {
-			fmt.Fprintf(a.errw, "continuity hook: %s has no %s and no %s; nothing done (run `continuity init`)\n", p.Root, project.DefaultLedgerDir, project.ConfigFile)
+			fmt.Fprintf(a.errw, "continuity hook: %s has no %s and no %s; nothing done (run `continuity init`)\n", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
 		}
 		return
 	}
@@ -175,7 +181,8 @@ func loadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error)
 // contextInput gathers what an injection for source is made from.
 func contextInput(p *project.Project, name, source, agentSession string, now time.Time) (inject.Input, error) {
 	lpath, _ := p.LedgerPath(name)
-	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: now}
+	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: now,
+		Budget: p.Config.Budget, Policy: p.Config.Sources[source], StaleAfter: time.Duration(p.Config.StaleAfter)}
 	l, raw, err := loadLedger(p, name)
 	switch {
 	case err != nil:
@@ -186,7 +193,7 @@ func contextInput(p *project.Project, name, source, agentSession string, now tim
 	default:
 		in.Ledger = l
 	}
-	if source == "resume" || source == "fork" {
+	if in.Short() {
 		return in, err
 	}
 	var hpath string
@@ -218,6 +225,9 @@ func (h *hookRun) sessionStart() (any, string, error) {
 		return nil, "", err
 	}
 	out, problem := sessionStartOutput(h.p, name, h.pl.Source, h.pl.SessionID, h.now)
+	if out.HookSpecificOutput.AdditionalContext == "" {
+		return nil, "source " + h.pl.Source + ": nothing to inject (sources policy none)", nil
+	}
 	if problem != "" {
 		fmt.Fprintf(h.a.errw, "continuity hook: SessionStart: %s\n", problem)
 	}
@@ -235,6 +245,9 @@ func sessionStartOutput(p *project.Project, name, source, agentSession string, n
 	in, err := contextInput(p, name, source, agentSession, now)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return hookio.SessionStart(inject.NoLedger(), ""), ""
+	}
+	if in.Policy == "none" {
+		return hookio.SessionStart("", ""), ""
 	}
 	text := inject.Render(in)
 	msg := fmt.Sprintf("continuity: %s", name)

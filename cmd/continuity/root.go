@@ -114,7 +114,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newConfigCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
@@ -123,7 +123,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 
 // project opens the project the working directory belongs to.
 func (a *app) project() (*project.Project, error) {
-	p, err := project.Open(a.dir)
+	p, err := project.OpenWith(a.dir, a.getenv)
 	if err != nil {
 		return nil, err
 	}

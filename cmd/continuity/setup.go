@@ -72,7 +72,7 @@ func (a *app) setupProject(o setupOptions) (*project.Project, error) {
 			dir = filepath.Join(a.dir, dir)
 		}
 	}
-	return project.Open(dir)
+	return project.OpenWith(dir, a.getenv)
 }
 
 func newInitCmd(a *app) *cobra.Command {

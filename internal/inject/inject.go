@@ -32,7 +32,17 @@ type Input struct {
 	Handoff       *handoff.Parsed
 	HandoffPath   string // relative to the repository root
 	Now           time.Time
-	Budget        int // characters; 0 = DefaultBudget
+	Budget        int           // characters; 0 = DefaultBudget
+	Policy        string        // full, short or none; "" = by source (resume and fork short)
+	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
+}
+
+// Short reports whether the injection is a short refresh (goal, now, next).
+func (in Input) Short() bool {
+	if in.Policy != "" {
+		return in.Policy == "short"
+	}
+	return in.Source == "resume" || in.Source == "fork"
 }
 
 // Length counts characters as the host does (UTF-16 code units), so a
@@ -87,7 +97,7 @@ func Render(in Input) string {
 	footer = append(footer, files+".")
 
 	var blocks []block
-	short := source == "resume" || source == "fork"
+	short := in.Short()
 	switch {
 	case in.Ledger != nil:
 		l := in.Ledger
@@ -169,27 +179,40 @@ func handoffBlock(in Input) block {
 		return block{}
 	}
 	title := "Latest handoff"
-	var facts []string
-	if h.Meta.Event != "" {
-		facts = append(facts, h.Meta.Event)
+	if d := in.Now.Sub(h.Meta.Created); in.StaleAfter > 0 && !h.Meta.Created.IsZero() && d > in.StaleAfter {
+		title = "Latest handoff, stale"
 	}
-	if !h.Meta.Created.IsZero() && !in.Now.IsZero() {
-		facts = append(facts, Age(in.Now.Sub(h.Meta.Created))+" ago")
-	}
-	if h.Meta.Author != "" {
-		facts = append(facts, "by "+h.Meta.Author)
-	}
-	if h.Meta.Branch != "" {
-		facts = append(facts, "on "+h.Meta.Branch)
-	}
-	if len(facts) > 0 {
-		title += " (" + strings.Join(facts, ", ") + ")"
+	if by := Byline(h.Meta, in.Now); by != "" {
+		title += " (" + by + ")"
 	}
 	text := strings.TrimSpace(h.Sections["Summary"])
 	if text == "" {
 		text = "(no summary)"
 	}
 	return block{title: title, text: text}
+}
+
+// Byline says who wrote a handoff, when and where: "pre-compact by Kim,
+// 3 h ago on feature/auth".
+func Byline(m handoff.Meta, now time.Time) string {
+	var parts []string
+	if m.Event != "" {
+		parts = append(parts, m.Event)
+	}
+	if m.Author != "" {
+		parts = append(parts, "by "+m.Author)
+	}
+	s := strings.Join(parts, " ")
+	if !m.Created.IsZero() && !now.IsZero() {
+		if s != "" {
+			s += ", "
+		}
+		s += Age(now.Sub(m.Created)) + " ago"
+	}
+	if m.Branch != "" {
+		s += " on " + m.Branch
+	}
+	return strings.TrimSpace(s)
 }
 
 // Age renders a duration the way a person says it: "5 min", "3 h", "2 days".

@@ -73,7 +73,7 @@ func TestRenderCutsByPriority(t *testing.T) {
 	}
 	// With room for everything, nothing is cut.
 	small := Render(input(bigLedger(2), "startup", 9000))
-	for _, want := range []string{"Decisions:\n- decision 0 (why: because) [2026-11-21]", "Open questions:", "Files:\n- src/pkg0/file.go", "Done:", "Notes:\n# Notes", "Latest handoff (pre-compact, 3 h ago, by Kim, on feature/auth): Wrote the refresh endpoint"} {
+	for _, want := range []string{"Decisions:\n- decision 0 (why: because) [2026-11-21]", "Open questions:", "Files:\n- src/pkg0/file.go", "Done:", "Notes:\n# Notes", "Latest handoff (pre-compact by Kim, 3 h ago on feature/auth): Wrote the refresh endpoint"} {
 		if !strings.Contains(small, want) {
 			t.Errorf("missing %q in\n%s", want, small)
 		}
@@ -130,5 +130,21 @@ func TestLengthCountsUTF16(t *testing.T) {
 	in.Ledger.Goal = s
 	if got := Length(Render(in)); got > 9000 {
 		t.Errorf("astral characters overflow the budget: %d", got)
+	}
+}
+
+func TestRenderMarksStaleHandoffs(t *testing.T) {
+	in := input(bigLedger(1), "startup", 9000)
+	in.StaleAfter = 2 * time.Hour
+	if out := Render(in); !strings.Contains(out, "Latest handoff, stale (pre-compact by Kim, 3 h ago on feature/auth)") {
+		t.Errorf("a 3 h old handoff past a 2 h limit should be marked stale:\n%s", out)
+	}
+	in.StaleAfter = 24 * time.Hour
+	if out := Render(in); strings.Contains(out, "stale") {
+		t.Errorf("a 3 h old handoff within a day is not stale:\n%s", out)
+	}
+	in.Policy = "short"
+	if out := Render(in); strings.Contains(out, "Latest handoff") {
+		t.Errorf("policy short overrides the source:\n%s", out)
 	}
 }

@@ -16,16 +16,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// Default directories, relative to the repository root.
-const (
-	DefaultLedgerDir  = "thoughts/ledgers"
-	DefaultHandoffDir = "thoughts/shared/handoffs"
-	ConfigFile        = ".continuity.yaml"
-)
+// ConfigFile is the project configuration file, relative to the root.
+const ConfigFile = config.ProjectFile
 
 // ErrBadName reports a ledger name that is not a plain slug.
 var ErrBadName = errors.New("invalid ledger name")
@@ -37,12 +34,16 @@ type Project struct {
 	LedgerDir  string        // absolute
 	HandoffDir string        // absolute
 	StateDir   string        // absolute, local, never committed
+	Config     *config.Loaded
 }
 
-// Open finds the project that dir belongs to. Outside a git repository the
-// project root is dir itself and local state lives under the user's state
-// directory.
-func Open(dir string) (*Project, error) {
+// Open finds the project that dir belongs to, reading the configuration
+// from the process environment. Outside a git repository the project root
+// is dir itself and local state lives under the user's state directory.
+func Open(dir string) (*Project, error) { return OpenWith(dir, os.Getenv) }
+
+// OpenWith is Open with the environment read through getenv.
+func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
@@ -60,7 +61,7 @@ func Open(dir string) (*Project, error) {
 		p.Root = repo.Root
 		p.StateDir = filepath.Join(repo.GitDir, "continuity")
 	} else {
-		base := os.Getenv("XDG_STATE_HOME")
+		base := getenv("XDG_STATE_HOME")
 		if base == "" {
 			home, herr := os.UserHomeDir()
 			if herr != nil {
@@ -71,8 +72,9 @@ func Open(dir string) (*Project, error) {
 		sum := sha256.Sum256([]byte(abs))
 		p.StateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
 	}
-	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(DefaultLedgerDir))
-	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(DefaultHandoffDir))
+	p.Config = config.Load(p.Root, config.UserDir(getenv), getenv)
+	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.LedgerDir))
+	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.HandoffDir))
 	return p, nil
 }
 
