@@ -174,6 +174,17 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 		}
 		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter is not valid UTF-8"}}
 	}
+	// YAML also breaks lines at a bare CR, NEL, LS and PS; positions would
+	// disagree with the file's LF lines.
+	for i := 0; i < len(yml); i++ {
+		bad := yml[i] == '\r' && (i+1 == len(yml) || yml[i+1] != '\n')
+		for _, seq := range []string{"\u0085", "\u2028", "\u2029"} {
+			bad = bad || bytes.HasPrefix(yml[i:], []byte(seq))
+		}
+		if bad {
+			return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
+		}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(yml, &root); err != nil {
 		return nil, Problems{d.yamlProblem(err)}
