@@ -83,7 +83,7 @@ full, short or none), handoff.sections, handoff.max_bytes, stale_after (e.g. 7d)
 				fmt.Fprintf(a.out, "%-22s %-28s %s\n", k, flat[k], origin(k))
 			}
 			for _, pr := range problems {
-				fmt.Fprintf(a.out, "problem: %s (the default is used)\n", pr)
+				fmt.Fprintf(a.out, "problem: %s (ignored)\n", pr)
 			}
 			return nil
 		},

@@ -106,7 +106,7 @@ func runHook(a *app) {
 		return
 	}
 	for _, perr := range p.Config.Problems {
-		fmt.Fprintf(a.errw, "continuity hook: config: %v (using the default)\n", perr)
+		fmt.Fprintf(a.errw, "continuity hook: config: %v (ignored)\n", perr)
 	}
 	if !p.OptedIn() {
 		if debugOn {
@@ -379,7 +379,16 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	if prevPath, err := handoff.Latest(dir); err == nil {
 		hdoc.Decisions = newDecisions(p, prevPath, hdoc.Decisions)
 	}
-	body, err := handoff.Render(hdoc, "")
+	keepSections(hdoc, p.Config.Handoff.Sections)
+	tmpl := ""
+	if t := p.Config.Handoff.Template; t != "" {
+		b, err := safefile.Read(filepath.Join(p.Root, filepath.FromSlash(t)), p.WriteOptions())
+		if err != nil {
+			return "", "", fmt.Errorf("handoff template: %w", err)
+		}
+		tmpl = string(b)
+	}
+	body, err := handoff.RenderLimit(hdoc, tmpl, p.Config.Handoff.MaxBytes)
 	if err != nil {
 		return "", "", err
 	}
@@ -419,6 +428,48 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 		return rel, msg, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
 	return rel, msg, nil
+}
+
+// keepSections empties the sections of h that the configuration leaves out
+// (none when keep is empty).
+func keepSections(h *handoff.Handoff, keep []string) {
+	if len(keep) == 0 {
+		return
+	}
+	on := map[string]bool{}
+	for _, k := range keep {
+		on[k] = true
+	}
+	if !on["summary"] {
+		h.Summary = ""
+	}
+	if !on["goal"] {
+		h.Goal = ""
+	}
+	if !on["now"] {
+		h.Now = ""
+	}
+	if !on["done"] {
+		h.Done = nil
+	}
+	if !on["next"] {
+		h.Next = nil
+	}
+	if !on["decisions"] {
+		h.Decisions = nil
+	}
+	if !on["files"] {
+		h.Files = nil
+	}
+	if !on["commands"] {
+		h.Commands = nil
+	}
+	if !on["errors"] {
+		h.Errors = nil
+	}
+	if !on["requests"] {
+		h.Prompts = nil
+	}
 }
 
 // newDecisions keeps the decisions the previous handoff did not report.

@@ -21,6 +21,9 @@ import (
 // ProjectFile is the project configuration file, relative to the repository root.
 const ProjectFile = ".continuity.yaml"
 
+// HandoffSections are the sections a handoff may hold, by config name.
+var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
+
 // Rule is an extra redaction pattern.
 type Rule struct {
 	Name    string `yaml:"name" json:"name"`
@@ -40,6 +43,8 @@ type Config struct {
 		Sections []string `yaml:"sections" json:"sections"`
 		// MaxBytes bounds a handoff's size.
 		MaxBytes int `yaml:"max_bytes" json:"max_bytes"`
+		// Template is a project's own handoff template, relative to the root ("" = the embedded one).
+		Template string `yaml:"template" json:"template"`
 	} `yaml:"handoff" json:"handoff"`
 	// StaleAfter marks handoffs older than this as stale when injected and listed.
 	StaleAfter Duration `yaml:"stale_after" json:"stale_after"`
@@ -184,7 +189,7 @@ func (l *Loaded) file(path string) {
 // known lists the configuration's keys and, for nested ones, their keys.
 var known = map[string][]string{
 	"ledger_dir": nil, "handoff_dir": nil, "budget": nil, "sources": nil, "stale_after": nil, "disable": nil,
-	"handoff": {"sections", "max_bytes"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
+	"handoff": {"sections", "max_bytes", "template"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
 }
 
 // decodeKey sets one top-level key of c from a YAML node, refusing unknown
@@ -266,6 +271,14 @@ func (c Config) check() error {
 		default:
 			return fmt.Errorf("sources.%s must be full, short or none, got %q", src, policy)
 		}
+	}
+	for _, sec := range c.Handoff.Sections {
+		if !contains(HandoffSections, sec) {
+			return fmt.Errorf("handoff.sections: unknown section %q (%s)", sec, strings.Join(HandoffSections, ", "))
+		}
+	}
+	if t := filepath.ToSlash(filepath.Clean(c.Handoff.Template)); c.Handoff.Template != "" && (filepath.IsAbs(c.Handoff.Template) || strings.HasPrefix(t, "../")) {
+		return fmt.Errorf("handoff.template must be a file inside the repository, got %q", c.Handoff.Template)
 	}
 	if c.Handoff.MaxBytes < 2048 {
 		return fmt.Errorf("handoff.max_bytes must be at least 2048, got %d", c.Handoff.MaxBytes)
