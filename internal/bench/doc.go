@@ -1,0 +1,11 @@
+// Command bench measures continuity as Claude Code runs it: whole processes,
+// a payload on stdin, against named baselines measured alternately in the
+// same run (a minimal Go program that prints "{}", `wc -l` and `jq` on the
+// same transcript). It builds the binary and the baseline, generates the
+// repositories and transcripts in a temporary directory, and prints one table.
+// It reports and never asserts: a missed target prints MISSED, the exit
+// status stays 0.
+//
+//	go run ./internal/bench          # 200 runs per SessionStart case, 200 MB transcript
+//	go run ./internal/bench -quick   # CI: fewer runs, 20 MB transcript
+package main

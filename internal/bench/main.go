@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+)
+
+// baselineSource is the floor for a hook: a Go program that reads its
+// payload and prints an empty JSON object.
+const baselineSource = `package main
+
+import (
+	"io"
+	"os"
+)
+
+func main() {
+	io.ReadAll(os.Stdin)
+	os.Stdout.WriteString("{}\n")
+}
+`
+
+// jqEdited extracts only the edited file paths, the least a transcript
+// reader has to do.
+const jqEdited = `select(.type == "assistant") | .message.content[]? | select(.type == "tool_use" and (.name == "Edit" or .name == "Write" or .name == "MultiEdit")) | .input.file_path`
+
+type config struct {
+	quick    bool
+	runs     int   // per SessionStart case
+	editRuns int   // ledger edits
+	scanRuns int   // per transcript case
+	size     int64 // transcript bytes
+	keep     bool
+}
+
+func main() {
+	var c config
+	var sizeMB, runs int
+	flag.BoolVar(&c.quick, "quick", false, "fewer runs and a 20 MB transcript (CI)")
+	flag.IntVar(&runs, "runs", 0, "runs per SessionStart case (default 200, 40 with -quick)")
+	flag.IntVar(&sizeMB, "mb", 0, "transcript size in MB (default 200, 20 with -quick)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
+	flag.Parse()
+	c.runs, c.editRuns, c.scanRuns, c.size = 200, 100, 5, 200<<20
+	if c.quick {
+		c.runs, c.editRuns, c.scanRuns, c.size = 40, 30, 3, 20<<20
+	}
+	if runs > 0 {
+		c.runs = runs
+	}
+	if sizeMB > 0 {
+		c.size = int64(sizeMB) << 20
+	}
+	if err := run(c, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// sample is one process run.
+type sample struct {
+	wall   time.Duration
+	maxRSS int64 // bytes
+}
+
+// proc is a process to time: a command line, a directory and its stdin.
+type proc struct {
+	name  string
+	argv  []string
+	dir   string
+	env   []string
+	stdin []byte
+	check func(stdout []byte) error // nil: no check
+	reset func() error              // before each run, untimed
+	runs  []sample
+}
+
+func (p *proc) once() error {
+	if p.reset != nil {
+		if err := p.reset(); err != nil {
+			return fmt.Errorf("%s: reset: %w", p.name, err)
+		}
+	}
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Stdin = bytes.NewReader(p.stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%s: %v: %s", p.name, err, errb.Bytes())
+	}
+	if p.check != nil {
+		if err := p.check(out.Bytes()); err != nil {
+			return fmt.Errorf("%s: %w (stderr %q)", p.name, err, errb.Bytes())
+		}
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // kilobytes on Linux
+	}
+	p.runs = append(p.runs, sample{wall: wall, maxRSS: rss})
+	return nil
+}
+
+// alternate runs each process once per round, rounds times, so that noise
+// from the machine falls on all of them alike.
+func alternate(rounds int, ps ...*proc) error {
+	for _, p := range ps { // warm the page cache and the binaries
+		if err := p.once(); err != nil {
+			return err
+		}
+		p.runs = nil
+	}
+	for range rounds {
+		for _, p := range ps {
+			if err := p.once(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *proc) quantile(q float64) time.Duration {
+	d := make([]time.Duration, len(p.runs))
+	for i, s := range p.runs {
+		d[i] = s.wall
+	}
+	slices.Sort(d)
+	return d[min(len(d)-1, int(q*float64(len(d))))]
+}
+
+func (p *proc) median() time.Duration { return p.quantile(0.5) }
+
+func (p *proc) maxRSS() int64 {
+	var m int64
+	for _, s := range p.runs {
+		m = max(m, s.maxRSS)
+	}
+	return m
+}
+
+// row is one line of the table.
+type row struct {
+	p      *proc
+	ratio  string
+	target string
+	ok     *bool // nil: no target
+}
+
+func pass(b bool) *bool { return &b }
+
+func run(c config, w io.Writer) error {
+	modRoot, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "continuity-bench-")
+	if err != nil {
+		return err
+	}
+	if c.keep {
+		fmt.Fprintf(os.Stderr, "bench: working in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...) }
+
+	logf("building")
+	bin := filepath.Join(tmp, "continuity")
+	if out, err := goCmd(modRoot, "build", "-o", bin, "./cmd/continuity"); err != nil {
+		return fmt.Errorf("build continuity: %v: %s", err, out)
+	}
+	base := filepath.Join(tmp, "baseline")
+	if err := os.MkdirAll(filepath.Join(tmp, "baseline-src"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "baseline-src", "main.go"), []byte(baselineSource), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "baseline-src", "go.mod"), []byte("module baseline\n\ngo 1.26\n"), 0o644); err != nil {
+		return err
+	}
+	if out, err := goCmd(filepath.Join(tmp, "baseline-src"), "build", "-o", base, "."); err != nil {
+		return fmt.Errorf("build baseline: %v: %s", err, out)
+	}
+
+	logf("generating repositories (50 ledgers; 2,000 and 10,000 handoffs)")
+	repo2k, repo10k := filepath.Join(tmp, "repo-2k"), filepath.Join(tmp, "repo-10k")
+	if err := makeRepo(bin, modRoot, repo2k, 50, 2000); err != nil {
+		return err
+	}
+	if err := makeRepo(bin, modRoot, repo10k, 50, 10000); err != nil {
+		return err
+	}
+	env := []string{"CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CLAUDE_ENV_FILE=", "CONTINUITY_NOW="}
+
+	// SessionStart: a fresh agent session each run, as after a start-up.
+	startProc := func(name, repo string) *proc {
+		p := &proc{name: name, argv: []string{bin, "hook"}, dir: repo, env: env}
+		n := 0
+		p.reset = func() error {
+			n++
+			p.stdin = fmt.Appendf(nil, `{"session_id":"bench-%d-%d","transcript_path":"/nonexistent.jsonl","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, os.Getpid(), n, repo)
+			return nil
+		}
+		p.check = func(out []byte) error {
+			if !bytes.Contains(out, []byte(`"additionalContext":"`)) || !bytes.Contains(out, []byte("(handoff 2026-11-22T")) {
+				return fmt.Errorf("no context or no latest handoff in %.300q", out)
+			}
+			return nil
+		}
+		return p
+	}
+	baseline := &proc{name: "baseline: Go program, stdin -> {}", argv: []string{base}, dir: repo2k,
+		stdin: []byte(`{"hook_event_name":"SessionStart"}`)}
+	start2k := startProc("SessionStart, 50 ledgers, 2,000 handoffs", repo2k)
+	start10k := startProc("SessionStart, 50 ledgers, 10,000 handoffs", repo10k)
+	logf("SessionStart: %d runs each, alternating", c.runs)
+	if err := alternate(c.runs, baseline, start2k, start10k); err != nil {
+		return err
+	}
+
+	// A ledger edit on a 2,000-line ledger, restored before each run.
+	big := bigLedger("big", 2000)
+	bigPath := filepath.Join(repo2k, "thoughts", "ledgers", "CONTINUITY_big.md")
+	edit := &proc{name: "continuity next, 2,000-line ledger", argv: []string{bin, "next", "one more step"}, dir: repo2k,
+		env:   append(slices.Clone(env), "CONTINUITY_LEDGER=big"),
+		reset: func() error { return os.WriteFile(bigPath, big, 0o644) },
+	}
+	logf("ledger edit: %d runs", c.editRuns)
+	if err := alternate(c.editRuns, edit); err != nil {
+		return err
+	}
+
+	logf("generating a %d MB transcript", c.size>>20)
+	tpath := filepath.Join(tmp, "transcript.jsonl")
+	if err := writeTranscript(modRoot, tpath, c.size); err != nil {
+		return err
+	}
+	fi, err := os.Stat(tpath)
+	if err != nil {
+		return err
+	}
+	repoT := filepath.Join(tmp, "repo-transcript")
+	if err := makeRepo(bin, modRoot, repoT, 50, 20); err != nil {
+		return err
+	}
+	mb := fmt.Sprintf("%d MB", fi.Size()>>20)
+	wc := &proc{name: "read floor: wc -l, " + mb, argv: []string{"wc", "-l", tpath}}
+	jq := &proc{name: "jq, edited paths only, " + mb, argv: []string{"jq", "-r", jqEdited, tpath},
+		check: func(out []byte) error {
+			if !bytes.Contains(out, []byte("token.go")) {
+				return errors.New("jq found no edited file")
+			}
+			return nil
+		}}
+	compact := &proc{name: "PreCompact (handoff written), " + mb, argv: []string{bin, "hook"}, dir: repoT, env: env}
+	n := 0
+	compact.reset = func() error {
+		n++
+		compact.stdin = fmt.Appendf(nil, `{"session_id":"compact-%d-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"auto"}`, os.Getpid(), n, tpath, repoT)
+		return nil
+	}
+	hdir := filepath.Join(repoT, "thoughts", "shared", "handoffs", activeStream)
+	compact.check = func([]byte) error {
+		ents, err := os.ReadDir(hdir)
+		if err != nil || len(ents) <= 20+n-1 {
+			return fmt.Errorf("no handoff written (%d in %s)", len(ents), hdir)
+		}
+		return nil
+	}
+	procs := []*proc{wc, compact}
+	if _, err := exec.LookPath("jq"); err == nil {
+		procs = append(procs, jq)
+	} else {
+		logf("jq not found: that comparison is left out (apt-get install -y jq)")
+		jq = nil
+	}
+	logf("transcript: %d runs each, alternating", c.scanRuns)
+	if err := alternate(c.scanRuns, procs...); err != nil {
+		return err
+	}
+
+	rows := []row{
+		{p: baseline},
+		{p: start2k, ratio: ratio(start2k, baseline, "baseline"), target: "<= 2.5x baseline",
+			ok: pass(float64(start2k.median()) <= 2.5*float64(baseline.median()))},
+		{p: start10k, ratio: ratio(start10k, start2k, "2,000 case"), target: "<= 1.3x 2,000 case",
+			ok: pass(float64(start10k.median()) <= 1.3*float64(start2k.median()))},
+		{p: edit, ratio: ratio(edit, baseline, "baseline"), target: "< 10 ms", ok: pass(edit.median() < 10*time.Millisecond)},
+		{p: wc},
+	}
+	if jq != nil {
+		rows = append(rows, row{p: jq})
+	}
+	rows = append(rows, row{p: compact, ratio: ratio(compact, wc, "read floor"), target: "< 1.5 s", ok: pass(compact.median() < 1500*time.Millisecond)})
+	if jq != nil {
+		speed := float64(jq.median()) / float64(compact.median())
+		rows = append(rows, row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx as long", speed), target: ">= 8x faster than jq", ok: pass(speed >= 8)})
+	}
+	rss := compact.maxRSS()
+	rows = append(rows, row{p: compact, ratio: fmt.Sprintf("max RSS %.1f MB", float64(rss)/(1<<20)), target: "< 64 MB", ok: pass(rss < 64<<20)})
+
+	fmt.Fprintf(w, "continuity bench: %d SessionStart runs per case, %d ledger edits, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "case\tmedian\tp90\tratio\ttarget\tresult")
+	missed := 0
+	for _, r := range rows {
+		res := ""
+		if r.ok != nil {
+			res = "ok"
+			if !*r.ok {
+				res = "MISSED"
+				missed++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.p.name, ms(r.p.median()), ms(r.p.quantile(0.9)), r.ratio, r.target, res)
+	}
+	tw.Flush()
+	if missed > 0 {
+		fmt.Fprintf(w, "\nMISSED: %d target(s)\n", missed)
+	} else {
+		fmt.Fprintf(w, "\nall targets met\n")
+	}
+	return nil
+}
+
+func ratio(p, ref *proc, refName string) string {
+	return fmt.Sprintf("%.2fx %s", float64(p.median())/float64(ref.median()), refName)
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}
+
+func goCmd(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}
+
+// moduleRoot is the directory of the continuity module's go.mod.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("run from inside the continuity module")
+	}
+	return filepath.Dir(mod), nil
+}
