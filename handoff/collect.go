@@ -286,7 +286,7 @@ func (c *collector) apply(u pendingUse, result string) {
 		}
 		c.f.Tasks = appendLast(c.f.Tasks, maxTasks, t)
 	case u.update != nil:
-		for i := range c.f.Tasks {
+		for i := len(c.f.Tasks) - 1; i >= 0; i-- { // the latest task of that id
 			if c.f.Tasks[i].ID == u.update.id && u.update.id != "" {
 				if u.update.status != "" {
 					c.f.Tasks[i].Status = u.update.status
