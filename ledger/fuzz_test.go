@@ -233,3 +233,40 @@ func TestFuzzSeedsAreValid(t *testing.T) {
 		t.Errorf("only %d seed edits succeed", ok)
 	}
 }
+
+// FuzzParse reads arbitrary files as ledgers: no panic, Problems for what
+// cannot be used, and an Import that succeeds gives a parsable ledger.
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"edits", "invalid", "sections"} {
+		for _, file := range goldenFiles(f, dir) {
+			a, err := txtar.ParseFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(fileFlags(string(a.Comment), a.Files[0].Data))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		l, err := Parse("CONTINUITY_x.md", src)
+		if err != nil {
+			var probs Problems
+			if !errors.As(err, &probs) || len(probs) == 0 {
+				t.Fatalf("Parse error %v is not Problems", err)
+			}
+			return
+		}
+		if l.Format == FrontMatter {
+			if _, err := Touch(src, time.Unix(0, 0)); err != nil && !errors.Is(err, ErrNotScalar) && !strings.Contains(err.Error(), "tag, anchor") {
+				t.Fatalf("Touch on a parsed ledger: %v\n%q", err, src)
+			}
+			return
+		}
+		out, err := Import("CONTINUITY_x.md", src, time.Unix(0, 0))
+		if err != nil {
+			t.Fatalf("Import of a parsed section-style ledger: %v\n%q", err, src)
+		}
+		if _, err := Parse("CONTINUITY_x.md", out); err != nil {
+			t.Fatalf("imported ledger does not parse: %v\n%q", err, out)
+		}
+	})
+}

@@ -141,6 +141,9 @@ func Parse(path string, src []byte) (*Ledger, error) {
 		if !ok {
 			return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
 		}
+		if i := invalidUTF8(src); i >= 0 {
+			return nil, Problems{{Path: path, Line: lineOf(src, i), Msg: "ledger is not valid UTF-8"}}
+		}
 		return l, nil
 	}
 	d, err := parseFront(path, src)
@@ -163,15 +166,7 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	d := &frontDoc{path: path, src: src, fmStart: fmStart, fmEnd: fmEnd, body: body, eol: detectEOL(src)}
 	d.lineOff = lineOf(src, fmStart) - 1
 	yml := src[fmStart:fmEnd]
-	if !utf8.Valid(yml) {
-		i := 0
-		for i < len(yml) {
-			r, w := utf8.DecodeRune(yml[i:])
-			if r == utf8.RuneError && w <= 1 {
-				break
-			}
-			i += w
-		}
+	if i := invalidUTF8(yml); i >= 0 {
 		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter is not valid UTF-8"}}
 	}
 	// YAML also breaks lines at a bare CR, NEL, LS and PS; positions would
@@ -495,4 +490,19 @@ func capProblems(ps Problems) Problems {
 	more := len(ps) - maxProblems
 	ps = append(ps[:maxProblems:maxProblems], Problem{Path: ps[0].Path, Msg: fmt.Sprintf("and %d more problems", more)})
 	return ps
+}
+
+// invalidUTF8 returns the offset of the first byte that is not UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, w := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w <= 1 {
+			return i
+		}
+		i += w
+	}
+	return -1
 }

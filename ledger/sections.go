@@ -361,10 +361,10 @@ func Import(path string, src []byte, now time.Time) ([]byte, error) {
 		}
 		return nil, errors.New("import: already a front matter ledger")
 	}
-	p := readSections(path, src)
-	if p == nil {
-		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter, and no ## Goal, ## Now or ## Next sections to import"}}
+	if _, err := Parse(path, src); err != nil {
+		return nil, err
 	}
+	p := readSections(path, src)
 	eol := detectEOL(src)
 	drop := append([][2]int(nil), p.drop...)
 	for _, s := range p.sections {
