@@ -91,6 +91,12 @@ func runHook(a *app) {
 		return
 	}
 	dir := pl.Cwd
+	if dir != "" && !filepath.IsAbs(dir) {
+		// The host always sends an absolute cwd; a relative one would
+		// resolve against wherever this process happens to run.
+		fmt.Fprintf(a.errw, "continuity hook: %s: cwd %q is not an absolute path; nothing done\n", pl.Event, oneLineCut(dir, 200))
+		return
+	}
 	if dir == "" {
 		dir = a.getenv("CLAUDE_PROJECT_DIR")
 	}
@@ -232,6 +238,7 @@ func (h *hookRun) sessionStart() (any, string, error) {
 		fmt.Fprintf(h.a.errw, "continuity hook: SessionStart: %s\n", problem)
 	}
 	h.exportLedger(name)
+	pruneLazily(h.p, h.now)
 	if h.pl.SessionID != "" {
 		_ = h.p.UpdateSession(h.pl.SessionID, h.now, func(s *project.Session) { s.Ledger = name })
 	}

@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -308,44 +310,83 @@ func newShowCmd(a *app) *cobra.Command {
 	}
 }
 
+type listHandoff struct {
+	Path    string    `json:"path"`
+	Event   string    `json:"event,omitempty"`
+	Author  string    `json:"author,omitempty"`
+	Branch  string    `json:"branch,omitempty"`
+	Created time.Time `json:"created"`
+	Stale   bool      `json:"stale"`
+}
+
 type listEntry struct {
-	Name          string `json:"name"`
-	Path          string `json:"path"`
-	Active        bool   `json:"active"`
-	Goal          string `json:"goal,omitempty"`
-	Now           string `json:"now,omitempty"`
-	Updated       string `json:"updated,omitempty"`
-	Problem       string `json:"problem,omitempty"`
-	LatestHandoff string `json:"latest_handoff,omitempty"`
+	Name     string        `json:"name"`
+	Path     string        `json:"path,omitempty"` // the ledger; "" when the work stream has handoffs only
+	Active   bool          `json:"active"`
+	Goal     string        `json:"goal,omitempty"`
+	Now      string        `json:"now,omitempty"`
+	Updated  string        `json:"updated,omitempty"`
+	Problem  string        `json:"problem,omitempty"`
+	Handoffs int           `json:"handoffs"`
+	Authors  []string      `json:"authors"`
+	Latest   *listHandoff  `json:"latest_handoff,omitempty"`
+	Recent   []listHandoff `json:"recent_handoffs"`
 }
 
 func newListCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var recent int
+	c := &cobra.Command{
 		Use:   "list",
-		Short: "List the ledgers, the active one marked, with their latest handoff",
-		Args:  exactArgs(0),
+		Short: "List work streams: ledgers and their handoffs, whoever wrote them",
+		Long: `List every work stream (a ledger, or handoffs that arrived from teammates), the active one
+marked with *, with its goal and now, how many handoffs it has, who wrote the recent ones, and the
+latest handoff: by whom, how long ago, on which branch, and whether it is stale (stale_after).`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := a.project()
 			if err != nil {
 				return err
 			}
-			infos, err := p.Ledgers()
-			if err != nil {
-				return err
-			}
 			active, _, _ := p.Active(a.getenv)
+			now := a.now()
+			stale := time.Duration(p.Config.StaleAfter)
 			entries := []listEntry{}
-			for _, li := range infos {
-				e := listEntry{Name: li.Name, Path: p.Rel(li.Path), Active: li.Name == active}
-				if src, err := safefile.Read(li.Path, p.WriteOptions()); err != nil {
-					e.Problem = err.Error()
-				} else if l, err := ledger.Parse(e.Path, src); err != nil {
-					e.Problem = strings.Split(err.Error(), "\n")[0]
-				} else {
-					e.Goal, e.Now, e.Updated = l.Goal, l.Now, l.Updated
+			for _, name := range workStreams(p) {
+				e := listEntry{Name: name, Active: name == active, Authors: []string{}, Recent: []listHandoff{}}
+				if lp, _ := p.LedgerPath(name); lp != "" {
+					if _, err := os.Stat(lp); err == nil {
+						e.Path = p.Rel(lp)
+						if l, _, err := loadLedger(p, name); err != nil {
+							e.Problem = strings.Split(err.Error(), "\n")[0]
+						} else if l != nil {
+							e.Goal, e.Now, e.Updated = l.Goal, l.Now, l.Updated
+						}
+					}
 				}
-				if latest := latestHandoff(p, li.Name); latest != "" {
-					e.LatestHandoff = p.Rel(latest)
+				dir, _ := p.HandoffSessionDir(name)
+				files := handoffFiles(dir)
+				e.Handoffs = len(files)
+				seen := map[string]bool{}
+				for i := len(files) - 1; i >= 0 && len(files)-i <= recent; i-- {
+					src, err := safefile.Read(files[i], p.WriteOptions())
+					if err != nil {
+						continue
+					}
+					h, err := handoff.Parse(src)
+					if err != nil {
+						continue
+					}
+					lh := listHandoff{Path: p.Rel(files[i]), Event: h.Meta.Event, Author: h.Meta.Author, Branch: h.Meta.Branch,
+						Created: h.Meta.Created, Stale: stale > 0 && now.Sub(h.Meta.Created) > stale}
+					e.Recent = append(e.Recent, lh)
+					if e.Latest == nil {
+						l := lh
+						e.Latest = &l
+					}
+					if lh.Author != "" && !seen[lh.Author] {
+						seen[lh.Author] = true
+						e.Authors = append(e.Authors, lh.Author)
+					}
 				}
 				entries = append(entries, e)
 			}
@@ -362,28 +403,39 @@ func newListCmd(a *app) *cobra.Command {
 					mark = "*"
 				}
 				fmt.Fprintf(a.out, "%s %s", mark, e.Name)
-				if e.Updated != "" {
+				switch {
+				case e.Path == "":
+					fmt.Fprint(a.out, "  (handoffs only, no ledger here)")
+				case e.Updated != "":
 					fmt.Fprintf(a.out, "  (updated %s)", e.Updated)
 				}
 				fmt.Fprintln(a.out)
-				switch {
-				case e.Problem != "":
+				if e.Problem != "" {
 					fmt.Fprintf(a.out, "    problem: %s\n", e.Problem)
-				default:
-					if e.Goal != "" {
-						fmt.Fprintf(a.out, "    goal: %s\n", e.Goal)
-					}
-					if e.Now != "" {
-						fmt.Fprintf(a.out, "    now:  %s\n", e.Now)
-					}
 				}
-				if e.LatestHandoff != "" {
-					fmt.Fprintf(a.out, "    latest handoff: %s\n", e.LatestHandoff)
+				if e.Goal != "" {
+					fmt.Fprintf(a.out, "    goal: %s\n", e.Goal)
+				}
+				if e.Now != "" {
+					fmt.Fprintf(a.out, "    now:  %s\n", e.Now)
+				}
+				if e.Latest != nil {
+					staleMark := ""
+					if e.Latest.Stale {
+						staleMark = ", stale"
+					}
+					by := inject.Byline(handoff.Meta{Event: e.Latest.Event, Author: e.Latest.Author, Branch: e.Latest.Branch, Created: e.Latest.Created}, now)
+					fmt.Fprintf(a.out, "    handoffs: %d, latest %s (%s%s)\n", e.Handoffs, e.Latest.Path, by, staleMark)
+					if len(e.Authors) > 1 {
+						fmt.Fprintf(a.out, "    recent authors: %s\n", strings.Join(e.Authors, ", "))
+					}
 				}
 			}
 			return nil
 		},
 	}
+	c.Flags().IntVar(&recent, "recent", 10, "how many recent handoffs to read per work stream")
+	return c
 }
 
 func newLintCmd(a *app) *cobra.Command {

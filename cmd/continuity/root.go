@@ -105,7 +105,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 	for _, c := range []*cobra.Command{
 		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
 		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"),
-		newDecideCmd(a), newShowCmd(a), newListCmd(a), newLintCmd(a), newImportCmd(a),
+		newDecideCmd(a), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 	} {
 		c.GroupID = "ledger"
 		root.AddCommand(c)
@@ -114,7 +114,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newConfigCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}

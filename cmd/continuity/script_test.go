@@ -87,8 +87,8 @@ func cmdEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // payload SRC DST [key=value...]: a payload recorded from the real client
-// (testdata/payloads/SRC) with cwd set to $WORK, transcript_path to
-// $WORK/transcript.jsonl, and the given fields set ("key=" removes one; \n
+// (testdata/payloads/SRC) with cwd set to the script's current directory,
+// transcript_path to transcript.jsonl there, and the given fields set ("key=" removes one; \n
 // in a value is a newline).
 func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
@@ -98,8 +98,8 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	var m map[string]any
 	ts.Check(json.Unmarshal(b, &m))
-	m["cwd"] = ts.Getenv("WORK")
-	m["transcript_path"] = filepath.Join(ts.Getenv("WORK"), "transcript.jsonl")
+	m["cwd"] = ts.MkAbs(".")
+	m["transcript_path"] = ts.MkAbs("transcript.jsonl")
 	for _, kv := range args[2:] {
 		k, v, _ := strings.Cut(kv, "=")
 		if v == "" {
