@@ -42,11 +42,11 @@ func IsScalarKey(key string) bool { return scalarKeys[key] }
 // entry is one top-level key of the front matter with the offsets edits need.
 type entry struct {
 	key, val  *yaml.Node
-	lineStart int // start of the key's line
-	keyOff    int // first byte of the key
-	colonEnd  int // just past the ':' that follows the key
-	valOff    int // first byte of the value (== colonEnd for an empty value)
-	limit     int // start of the next key's line, or the end of the front matter
+	lineStart int  // start of the key's line
+	keyOff    int  // first byte of the key
+	colonEnd  int  // just past the ':' that follows the key
+	valOff    int  // first byte of the value (== colonEnd for an empty value)
+	limit     int  // start of the next key's line, or the end of the front matter
 	decorated bool // the value has a YAML tag, anchor or alias: not editable
 }
 
