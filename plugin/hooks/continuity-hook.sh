@@ -1,0 +1,49 @@
+#!/bin/sh
+# continuity-hook.sh EVENT: the hook of the continuity Claude Code plugin.
+#
+# It runs `continuity hook` with the event's payload on stdin, except:
+#   - when a settings file Claude Code reads for this session already
+#     registers a `continuity hook` that can run (`continuity init` put it
+#     there), it steps aside: Claude Code would otherwise run both, and the
+#     ledger would be injected twice;
+#   - when the continuity binary is not on PATH, it exits 0 and, at
+#     SessionStart, tells the person how to install it.
+# CONTINUITY_DEBUG=1 makes it say on stderr when it steps aside.
+# It never fails a session: every path exits 0.
+
+# registered prints the program of each runnable `continuity hook` command in
+# the project's and the user's settings.
+registered() {
+	for f in "${CLAUDE_PROJECT_DIR:-.}/.claude/settings.json" \
+		"${CLAUDE_PROJECT_DIR:-.}/.claude/settings.local.json" \
+		"${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json"; do
+		[ -r "$f" ] || continue
+		grep -o '"command"[[:space:]]*:[[:space:]]*"[^"]*continuity[^"]* hook"' "$f" 2>/dev/null |
+			sed 's/^"command"[[:space:]]*:[[:space:]]*"//; s/ hook"$//' |
+			while IFS= read -r prog; do
+				prog=${prog#\'}
+				prog=${prog%\'}
+				if command -v "$prog" >/dev/null 2>&1; then
+					printf '%s\n' "$prog"
+				fi
+			done
+	done
+}
+
+progs=$(registered)
+if [ -n "$progs" ]; then
+	cat >/dev/null
+	if [ -n "$CONTINUITY_DEBUG" ]; then
+		echo "continuity plugin: $1: stepping aside, the settings register $(echo "$progs" | head -n 1) hook" >&2
+	fi
+	exit 0
+fi
+if command -v continuity >/dev/null 2>&1; then
+	continuity hook
+	exit 0
+fi
+cat >/dev/null
+if [ "$1" = SessionStart ]; then
+	printf '%s\n' '{"systemMessage":"continuity plugin: the continuity binary is not on PATH, so no ledger or handoff is loaded or written. Install it with: go install github.com/continuity-md/continuity/cmd/continuity@latest"}'
+fi
+exit 0
