@@ -273,6 +273,8 @@ func newShowCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Print a ledger (the active one by default)",
+		Long: `Print a ledger, the active one by default: styled for a terminal, the file's exact
+bytes when piped, its parsed fields with --json. NO_COLOR turns styling off.`,
 		Args:  maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := a.project()
@@ -296,15 +298,24 @@ func newShowCmd(a *app) *cobra.Command {
 				}
 				return err
 			}
-			if !a.json {
+			if !a.json && !a.isTerminal(a.out) {
 				_, err = a.out.Write(src)
 				return err
 			}
 			l, err := ledger.Parse(p.Rel(path), src)
 			if err != nil {
+				if !a.json {
+					_, werr := a.out.Write(src) // show what is there; the problem goes to stderr
+					fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
+					return werr
+				}
 				return err
 			}
 			l.Path = p.Rel(path)
+			if !a.json {
+				renderLedger(a.out, l)
+				return nil
+			}
 			return writeJSON(a.out, l)
 		},
 	}
