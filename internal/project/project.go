@@ -114,9 +114,18 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 // is not a plain slug.
 func CheckName(name string) error {
 	if !nameRE.MatchString(name) || strings.Contains(name, "..") {
-		return fmt.Errorf("%w %q: use letters, digits, '-', '_' or '.' (at most 100), e.g. auth-refactor", ErrBadName, name)
+		return fmt.Errorf("%w %q: use letters, digits, '-', '_' or '.' (at most 100), e.g. auth-refactor", ErrBadName, quoteCut(name))
 	}
 	return nil
+}
+
+// quoteCut shortens a rejected name for an error message, so a
+// 10,000-character name still makes one readable line.
+func quoteCut(name string) string {
+	if r := []rune(name); len(r) > 60 {
+		return string(r[:40]) + fmt.Sprintf("…(%d characters)", len(r))
+	}
+	return name
 }
 
 // LedgerPath is the path of the ledger named name.

@@ -1,0 +1,222 @@
+package hookio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// recordedPayloads returns the payloads recorded from the real client.
+func recordedPayloads(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "payloads", "*.json"))
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no recorded payloads (%v)", err)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[filepath.Base(p)] = b
+	}
+	return out
+}
+
+func TestDecodeRecorded(t *testing.T) {
+	for name, b := range recordedPayloads(t) {
+		p, err := Decode(b)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for key, got := range map[string]string{
+			"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "cwd": p.Cwd,
+			"hook_event_name": p.Event, "source": p.Source, "trigger": p.Trigger,
+			"compact_summary": p.CompactSummary, "reason": p.Reason,
+		} {
+			want, _ := m[key].(string)
+			if got != want {
+				t.Errorf("%s: %s = %q, want %q", name, key, got, want)
+			}
+		}
+		if p.Event == "" || p.SessionID == "" || p.Cwd == "" {
+			t.Errorf("%s: event, session or cwd missing: %+v", name, p)
+		}
+	}
+}
+
+func TestDecodeBad(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		err      string // "" for success
+		want     Payload
+	}{
+		{name: "empty", in: "", err: "empty payload"},
+		{name: "blank", in: " \n\t", err: "empty payload"},
+		{name: "null", in: "null", err: "not a JSON object: null"},
+		{name: "array", in: `[{"hook_event_name":"PreCompact"}]`, err: "not a JSON object"},
+		{name: "number", in: "7", err: "not a JSON object"},
+		{name: "string", in: `"PreCompact"`, err: "not a JSON object"},
+		{name: "truncated", in: `{"hook_event_name":"Pre`, err: "not a JSON object"},
+		{name: "two objects", in: `{} {}`, err: "not a JSON object"},
+		{name: "too deep", in: `{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, err: "not a JSON object"},
+		{name: "empty object", in: `{}`},
+		{name: "wrong types read as empty", in: `{"hook_event_name":1,"cwd":["/"],"session_id":{"a":"b"},"reason":null,"source":true}`},
+		{name: "unknown fields", in: `{"hook_event_name":"SessionEnd","reason":"other","new_field":{"x":[1,2]}}`,
+			want: Payload{Event: "SessionEnd", Reason: "other"}},
+		{name: "escaped NUL dropped", in: `{"session_id":"a\u0000b","cwd":"/x\u0000/y"}`,
+			want: Payload{SessionID: "ab", Cwd: "/x/y"}},
+		{name: "invalid UTF-8 replaced", in: "{\"session_id\":\"a\xffb\",\"trigger\":\"\xc3\"}",
+			want: Payload{SessionID: "a\uFFFDb", Trigger: "\uFFFD"}},
+		{name: "lone surrogate escape", in: `{"session_id":"\ud800x"}`, want: Payload{SessionID: "\uFFFDx"}},
+		{name: "last duplicate wins", in: `{"cwd":"/a","cwd":"/b"}`, want: Payload{Cwd: "/b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Decode([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				if strings.Contains(err.Error(), "\n") {
+					t.Errorf("error has more than one line: %q", err)
+				}
+				if p != (Payload{}) {
+					t.Errorf("payload %+v with the error", p)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p != tc.want {
+				t.Errorf("got %+v, want %+v", p, tc.want)
+			}
+		})
+	}
+	if _, err := Decode(nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("Decode(nil) = %v, want ErrEmpty", err)
+	}
+}
+
+func TestReadBounded(t *testing.T) {
+	obj := `{"hook_event_name":"PostCompact","compact_summary":"`
+	exact := obj + strings.Repeat("x", MaxPayload-len(obj)-2) + `"}`
+	if len(exact) != MaxPayload {
+		t.Fatalf("built %d bytes", len(exact))
+	}
+	p, err := Read(strings.NewReader(exact))
+	if err != nil || p.Event != "PostCompact" || len(p.CompactSummary) != MaxPayload-len(obj)-2 {
+		t.Fatalf("a payload of exactly MaxPayload: %v, %d bytes of summary", err, len(p.CompactSummary))
+	}
+	r := &countingReader{r: strings.NewReader(exact + " " + strings.Repeat("y", 30<<20))}
+	if _, err := Read(r); err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") {
+		t.Fatalf("a 34 MB payload: %v", err)
+	}
+	if r.n > MaxPayload+64<<10 {
+		t.Errorf("read %d bytes of an oversized payload, bound is %d", r.n, MaxPayload+1)
+	}
+	if _, err := Read(errReader{}); err == nil || !strings.Contains(err.Error(), "read payload") {
+		t.Errorf("a failing reader: %v", err)
+	}
+}
+
+type countingReader struct {
+	r interface{ Read([]byte) (int, error) }
+	n int
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += n
+	return n, err
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
+
+func TestWriteOneLine(t *testing.T) {
+	var b bytes.Buffer
+	out := SessionStart("line one\nline \"two\" \x00 \u2028", "hi")
+	if err := Write(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(b.Bytes(), []byte("\n")) != 1 || !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+		t.Fatalf("not one line: %q", b.Bytes())
+	}
+	var back SessionStartOutput
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, out) {
+		t.Errorf("round trip: %+v, want %+v", back, out)
+	}
+	if back.HookSpecificOutput.HookEventName != "SessionStart" {
+		t.Errorf("event %q", back.HookSpecificOutput.HookEventName)
+	}
+	b.Reset()
+	if err := Write(&b, SessionStart("x", "")); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte("systemMessage")) {
+		t.Errorf("an empty message is written: %s", b.Bytes())
+	}
+}
+
+// FuzzDecode: Decode never panics; on success every field is valid UTF-8
+// without NUL, and a payload re-encoded from the fields decodes to the same
+// fields; on failure the error is one line and the payload is zero.
+func FuzzDecode(f *testing.F) {
+	for _, b := range recordedPayloads(f) {
+		f.Add(b)
+	}
+	for _, s := range []string{"", "null", "[]", "{}", `{"session_id":"a\u0000b"}`, "{\"cwd\":\"\xff\"}",
+		`{"hook_event_name":1}`, `{"a":[[[[{}]]]]}`, `{"reason":"\ud800"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Decode(data)
+		if err != nil {
+			if p != (Payload{}) {
+				t.Fatalf("payload %+v with error %v", p, err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error has several lines: %q", err)
+			}
+			return
+		}
+		fields := map[string]string{
+			"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "cwd": p.Cwd,
+			"hook_event_name": p.Event, "source": p.Source, "trigger": p.Trigger,
+			"custom_instructions": p.CustomInstructions, "compact_summary": p.CompactSummary, "reason": p.Reason,
+		}
+		for k, v := range fields {
+			if !utf8.ValidString(v) {
+				t.Fatalf("%s is not valid UTF-8: %q", k, v)
+			}
+			if strings.ContainsRune(v, 0) {
+				t.Fatalf("%s holds NUL: %q", k, v)
+			}
+		}
+		again, err := json.Marshal(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Decode(again)
+		if err != nil || q != p {
+			t.Fatalf("re-encoded payload decodes to %+v (%v), want %+v", q, err, p)
+		}
+	})
+}
