@@ -51,10 +51,10 @@ func (a *app) editActive(name string, edit func(src []byte) ([]byte, error)) (st
 			return nil, err
 		}
 		out, err := edit(old)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			out, err = ledger.Touch(out, a.now())
 		}
-		return ledger.Touch(out, a.now())
+		return out, ledger.WithPath(err, rel)
 	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return rel, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
