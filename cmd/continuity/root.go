@@ -106,6 +106,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
 		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"),
 		newDecideCmd(a), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
 		root.AddCommand(c)

@@ -132,6 +132,9 @@ func runInit(a *app, o setupOptions) error {
 		}
 	}
 	fmt.Fprintf(a.out, "ledgers in %s, handoffs in %s\n", p.Rel(p.LedgerDir), p.Rel(p.HandoffDir))
+	if err := registerMergeDriver(a, p, commandPrefix(command)); err != nil {
+		return err
+	}
 	if ls, _ := p.Ledgers(); len(ls) == 0 {
 		fmt.Fprintln(a.out, "next: continuity new NAME --goal \"what this work stream is for\"")
 	}
@@ -181,6 +184,11 @@ func newUninstallCmd(a *app) *cobra.Command {
 			settings, err := a.settingsPath(o, p)
 			if err != nil {
 				return err
+			}
+			if !o.User {
+				if err := unregisterMergeDriver(a, p); err != nil {
+					return err
+				}
 			}
 			if _, err := os.Stat(settings); errors.Is(err, fs.ErrNotExist) {
 				fmt.Fprintf(a.out, "no hooks to remove: %s does not exist\n", settings)
