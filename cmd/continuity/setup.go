@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -263,6 +264,13 @@ func runDoctor(a *app) error {
 				registered[ev] = cmd
 			}
 		}
+		if id := enabledPlugin(b); id != "" {
+			for _, ev := range install.Events {
+				if registered[ev] == "" {
+					registered[ev] = "continuity hook (plugin " + id + ")"
+				}
+			}
+		}
 	}
 	if len(files) > 0 {
 		add("settings", true, strings.Join(files, ", "), "")
@@ -371,6 +379,23 @@ func runDoctor(a *app) error {
 		return silentError
 	}
 	return nil
+}
+
+// enabledPlugin returns the id of the continuity plugin when a settings
+// file enables it ("continuity@continuity": true), else "".
+func enabledPlugin(settings []byte) string {
+	var s struct {
+		EnabledPlugins map[string]any `json:"enabledPlugins"`
+	}
+	if json.Unmarshal(settings, &s) != nil {
+		return ""
+	}
+	for id, on := range s.EnabledPlugins {
+		if b, ok := on.(bool); ok && b && strings.HasPrefix(id, "continuity@") {
+			return id
+		}
+	}
+	return ""
 }
 
 // programOf returns the program of a hook command line (its first word,
