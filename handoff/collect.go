@@ -54,10 +54,11 @@ func newCollector(root string) *collector {
 	return &collector{root: root, files: map[string]bool{}}
 }
 
-// line decodes one transcript line. final marks a last line without a
-// newline, which may have been cut short mid-write: it must be valid JSON.
-func (c *collector) line(b []byte, final bool) {
-	if final && !gjson.ValidBytes(b) {
+// line decodes one transcript line. A line that is not valid JSON (a last
+// line cut short mid-write, or one a crash left joined to the next) says
+// nothing: gjson alone would read what it could of it.
+func (c *collector) line(b []byte) {
+	if !gjson.ValidBytes(b) {
 		return
 	}
 	// One copy per decoded line: gjson results point into it, and the few

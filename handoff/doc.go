@@ -8,8 +8,10 @@
 // that, never held. Most of a transcript's bytes are request blobs,
 // attachments and tool output, so each line's first top-level keys decide,
 // before any decoding, whether it can matter (only user and assistant
-// entries can); the rest stream past uncopied. Kept lines are read with
-// gjson, which skips the values it is not asked for without decoding them,
+// entries can); the rest stream past uncopied. Kept lines must be valid
+// JSON (a line cut short or joined to the next by a crash says nothing),
+// then are read with gjson, which skips what it is not asked for without
+// decoding it,
 // and stops at the message: the copy of a tool's output the client keeps
 // after it is never scanned. encoding/json over every line ran at about
 // 80 MB/s on the benchmark transcript, too slow for a 1.5 s SessionEnd.

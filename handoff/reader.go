@@ -38,7 +38,7 @@ func ReadTranscript(r io.Reader, root string) (*Facts, error) {
 		case st.tooLong:
 			c.f.SkippedLines++
 		case line != nil:
-			c.line(line, st.final)
+			c.line(line)
 		}
 		if err == io.EOF {
 			break
@@ -76,7 +76,6 @@ func ReadTranscriptFile(path, root string) (*Facts, error) {
 type lineStatus struct {
 	read    int64 // bytes consumed, newline included
 	tooLong bool  // over the limit: skipped
-	final   bool  // the last line, without a newline: possibly cut short
 }
 
 // lineReader yields the lines that can matter, deciding from each line's
@@ -116,9 +115,6 @@ func (lr *lineReader) next() ([]byte, lineStatus, error) {
 		}
 		if err != nil && st.read == 0 {
 			return nil, st, err
-		}
-		if err != nil {
-			st.final = true
 		}
 		if !keep || len(lr.buf) == 0 {
 			return nil, st, err

@@ -243,6 +243,8 @@ func TestReadTranscriptBadLines(t *testing.T) {
 		`{"type":"user","message":{"role":"user","content":42}}`,
 		`{"type":"user","message":"just a string"}`,
 		`{"type":"assistant","message":{"role":"assistant","content":{"type":"text"}}}`,
+		// A line cut mid-write, then the next entry appended to it.
+		`{"type":"user","message":{"role":"user","content":"cut {"type":"user","message":{"role":"user","content":"joined"}}`,
 		prompt("kept two"),
 		// The last line, cut mid-write: never read as a prompt.
 		`{"type":"user","message":{"role":"user","content":"cut sh`,
@@ -254,8 +256,8 @@ func TestReadTranscriptBadLines(t *testing.T) {
 	if want := []string{"kept one", "kept two"}; !reflect.DeepEqual(f.Prompts, want) {
 		t.Errorf("prompts = %q, want %q", f.Prompts, want)
 	}
-	if f.Lines != 15 || f.Bytes != int64(len(in)) {
-		t.Errorf("lines, bytes = %d, %d; want 15, %d", f.Lines, f.Bytes, len(in))
+	if f.Lines != 16 || f.Bytes != int64(len(in)) {
+		t.Errorf("lines, bytes = %d, %d; want 16, %d", f.Lines, f.Bytes, len(in))
 	}
 	// A complete last line without a newline is read.
 	f, _ = ReadTranscript(strings.NewReader(prompt("no newline")), "")
