@@ -3,6 +3,7 @@ package handoff
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,5 +91,47 @@ func Latest(dir string) (string, error) {
 	if best == "" {
 		return "", fmt.Errorf("%s: %w", dir, ErrNoHandoff)
 	}
+	// Names order handoffs by the second; within the newest second (two
+	// events of one session, or two sessions) the created times decide.
+	second := bestBase[:len("2006-01-02T15-04-05Z")]
+	var same []string
+	for _, name := range names {
+		if strings.HasPrefix(name, second) && handoffName.MatchString(name) {
+			same = append(same, name)
+		}
+	}
+	if len(same) > 1 {
+		bestT := createdOf(filepath.Join(dir, best))
+		for _, name := range same {
+			if t := createdOf(filepath.Join(dir, name)); t.After(bestT) {
+				best, bestT = name, t
+			}
+		}
+	}
 	return filepath.Join(dir, best), nil
+}
+
+// CreatedLayout is how a handoff's created time is written: UTC with
+// milliseconds, so handoffs written within one second still order.
+const CreatedLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// createdOf reads the created time from a handoff's first lines (zero when
+// it has none).
+func createdOf(path string) time.Time {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	buf := make([]byte, 2048)
+	n, _ := io.ReadFull(f, buf)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "created:"); ok {
+			t, err := time.Parse(time.RFC3339, strings.Trim(strings.TrimSpace(v), `"'`))
+			if err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
 }

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
-	"time"
 	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/ledger"
@@ -81,7 +80,7 @@ type view struct {
 
 func newView(h *Handoff) *view {
 	v := &view{
-		Session: h.Session, Created: h.Created.UTC().Format(time.RFC3339), Event: h.Event,
+		Session: h.Session, Created: h.Created.UTC().Format(CreatedLayout), Event: h.Event,
 		Trigger: h.Trigger, Reason: h.Reason, AgentSession: h.AgentSession, Branch: h.Branch,
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
 		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),

@@ -56,8 +56,8 @@ type hCase struct {
 	env    []string
 	code   int
 	limit  time.Duration // default 10 s
-	json   bool   // stdout is exactly one JSON object (else empty)
-	stderr string // regexp the whole stderr must match; it has at most one line
+	json   bool          // stdout is exactly one JSON object (else empty)
+	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
 	check  func(t *testing.T, e *hEnv, stdout []byte)
 }
@@ -305,7 +305,7 @@ func TestHardening(t *testing.T) {
 		// the ledger is never touched.
 		{name: "ledger/binary-hook", stdin: pl(), setup: binaryLedger, may: noLedgerChange,
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: ` + ledgerDirRE + `.*$`,
-			check: func(t *testing.T, e *hEnv, _ []byte) { wantHandoff(t, e) }},
+			check:  func(t *testing.T, e *hEnv, _ []byte) { wantHandoff(t, e) }},
 		{name: "ledger/binary-start", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), setup: binaryLedger, may: noLedgerChange,
 			json: true, stderr: `^continuity hook: SessionStart: ` + ledgerDirRE + `.*$`},
 		{name: "ledger/binary-cli", args: []string{"next", "item"}, setup: binaryLedger, may: noLedgerChange, code: 1,

@@ -55,6 +55,9 @@ type hookRun struct {
 	pl    hookio.Payload
 	now   time.Time
 	debug bool
+	// ledger, when set, is recorded as the agent session's work stream
+	// with the run (one state write per hook, not two).
+	ledger string
 }
 
 func truthy(s string) bool {
@@ -141,7 +144,12 @@ func runHook(a *app) {
 		fmt.Fprintf(a.errw, "continuity hook: %s: %s\n", pl.Event, msg)
 	}
 	if pl.SessionID != "" {
-		if serr := p.UpdateSession(pl.SessionID, h.now, func(s *project.Session) { s.Runs = append(s.Runs, run) }); serr != nil && debugOn {
+		if serr := p.UpdateSession(pl.SessionID, h.now, func(s *project.Session) {
+			s.Runs = append(s.Runs, run)
+			if h.ledger != "" {
+				s.Ledger = h.ledger
+			}
+		}); serr != nil && debugOn {
 			fmt.Fprintf(a.errw, "continuity hook: record run: %v\n", serr)
 		}
 	}
@@ -239,9 +247,7 @@ func (h *hookRun) sessionStart() (any, string, error) {
 	}
 	h.exportLedger(name)
 	pruneLazily(h.p, h.now)
-	if h.pl.SessionID != "" {
-		_ = h.p.UpdateSession(h.pl.SessionID, h.now, func(s *project.Session) { s.Ledger = name })
-	}
+	h.ledger = name
 	return out, fmt.Sprintf("injected %d characters", inject.Length(out.HookSpecificOutput.AdditionalContext)), nil
 }
 

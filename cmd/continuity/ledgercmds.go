@@ -489,7 +489,7 @@ the ledger directory is checked. For pre-commit hooks and CI: exit 1 when any pr
 			}
 			if bad > 0 {
 				fmt.Fprintf(a.errw, "continuity: %s with problems\n", plural(bad, "file"))
-				return silentError
+				return errSilent
 			}
 			if !a.json {
 				fmt.Fprintf(a.out, "%s ok\n", plural(len(files), "ledger"))

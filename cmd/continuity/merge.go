@@ -66,7 +66,7 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128 {
 				fmt.Fprintf(a.errw, "continuity: %s: %s left; resolve the markers\n", o.Path, plural(ee.ExitCode(), "conflict"))
-				return silentError
+				return errSilent
 			}
 			return fmt.Errorf("merge %s: git merge-file: %w", o.Path, err)
 		}
@@ -81,7 +81,7 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	}
 	if conflicts > 0 {
 		fmt.Fprintf(a.errw, "continuity: %s: merged with %s; resolve the markers\n", o.Path, plural(conflicts, "conflict"))
-		return silentError
+		return errSilent
 	}
 	fmt.Fprintf(a.errw, "continuity: %s: merged cleanly\n", o.Path)
 	return nil

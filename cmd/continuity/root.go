@@ -34,8 +34,8 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-// silentError is a failure already explained on stderr (exit 1, no message).
-var silentError = errors.New("failed")
+// errSilent is a failure already explained on stderr (exit 1, no message).
+var errSilent = errors.New("failed")
 
 // run executes the command line and returns the exit code: 0 success,
 // 1 failure, 2 usage error.
@@ -51,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if errors.Is(err, silentError) {
+	if errors.Is(err, errSilent) {
 		return 1
 	}
 	var ue usageError

@@ -376,7 +376,7 @@ func runDoctor(a *app) error {
 	}
 	if failed > 0 {
 		fmt.Fprintf(a.errw, "continuity: doctor: %s failed\n", plural(failed, "check"))
-		return silentError
+		return errSilent
 	}
 	return nil
 }

@@ -150,7 +150,7 @@ func newSearchCmd(a *app) *cobra.Command {
 			}
 			if len(hits) == 0 {
 				fmt.Fprintf(a.errw, "continuity: no match for %q\n", args[0])
-				return silentError
+				return errSilent
 			}
 			return nil
 		},
