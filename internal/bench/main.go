@@ -42,6 +42,7 @@ type config struct {
 	scanRuns int   // per transcript case
 	size     int64 // transcript bytes
 	keep     bool
+	setup    string
 }
 
 func main() {
@@ -51,6 +52,7 @@ func main() {
 	flag.IntVar(&runs, "runs", 0, "runs per SessionStart case (default 200, 40 with -quick)")
 	flag.IntVar(&sizeMB, "mb", 0, "transcript size in MB (default 200, 20 with -quick)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
+	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
 	c.runs, c.editRuns, c.scanRuns, c.size = 200, 100, 5, 200<<20
 	if c.quick {
@@ -170,11 +172,16 @@ func run(c config, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "continuity-bench-")
+	tmp := c.setup
+	if tmp == "" {
+		tmp, err = os.MkdirTemp("", "continuity-bench-")
+	} else {
+		err = os.MkdirAll(tmp, 0o755)
+	}
 	if err != nil {
 		return err
 	}
-	if c.keep {
+	if c.keep || c.setup != "" {
 		fmt.Fprintf(os.Stderr, "bench: working in %s\n", tmp)
 	} else {
 		defer os.RemoveAll(tmp)
@@ -207,6 +214,10 @@ func run(c config, w io.Writer) error {
 	}
 	if err := makeRepo(bin, modRoot, repo10k, 50, 10000); err != nil {
 		return err
+	}
+	if c.setup != "" {
+		logf("generating a %d MB transcript", c.size>>20)
+		return writeTranscript(modRoot, filepath.Join(tmp, "transcript.jsonl"), c.size)
 	}
 	env := []string{"CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CLAUDE_ENV_FILE=", "CONTINUITY_NOW="}
 

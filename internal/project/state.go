@@ -119,7 +119,11 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("local state: %w", err)
 	}
-	return safefile.Update(path, p.StateOptions(), func(old []byte) ([]byte, error) {
+	// Not synced: a session's state is a cache and a log, cheap to lose in
+	// a crash, and SessionStart waits for this write.
+	opts := p.StateOptions()
+	opts.NoSync = true
+	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		s := Session{ID: id}
 		if len(old) > 0 {
 			_ = json.Unmarshal(old, &s) // a damaged state file is replaced, never fatal

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -47,6 +49,11 @@ type Options struct {
 	Root string
 	// MaxSize bounds how much of an existing target is read (0: 16 MiB).
 	MaxSize int64
+	// NoSync skips fsync in Update: the replace stays atomic for readers and
+	// writers, but a crash may lose it (the file is then its old version,
+	// or empty). For local state that is cheap to lose and written on a
+	// latency-critical path; a person's files are always synced.
+	NoSync bool
 }
 
 func (o Options) maxSize() int64 {
@@ -97,7 +104,11 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 			}
 			perm = renameio.WithStaticPermissions(fi.Mode().Perm())
 		}
-		err = w.replace(data, perm, fi)
+		if opts.NoSync {
+			err = w.replaceNoSync(data, fi)
+		} else {
+			err = w.replace(data, perm, fi)
+		}
 		if errors.Is(err, errChanged) {
 			continue
 		}
@@ -387,6 +398,45 @@ func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) err
 	}
 	syncDir(w.dir)
 	return nil
+}
+
+// replaceNoSync is replace without fsync: a temporary file beside the
+// target (named as renameio names them, so removeLeftovers finds it after a
+// crash) renamed over it. A new file gets newFilePerm less the umask; an
+// existing one keeps its permission bits.
+func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
+	perm := newFilePerm // less the umask, applied by open(2)
+	if was != nil {
+		perm = was.Mode().Perm()
+	}
+	var f *os.File
+	var err error
+	for range 100 {
+		tmp := filepath.Join(w.dir, "."+filepath.Base(w.target)+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	_, err = f.Write(data)
+	if err == nil && was != nil {
+		err = f.Chmod(perm) // exactly the old bits, whatever the umask
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if !unchanged(w.target, was) {
+		return errChanged
+	}
+	return os.Rename(tmp, w.target)
 }
 
 func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {
