@@ -217,7 +217,7 @@ func contextInput(p *project.Project, name, source, agentSession string, now tim
 		}
 	}
 	if hpath == "" {
-		hpath = latestHandoff(p, name)
+		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
 		if src, rerr := safefile.Read(hpath, p.WriteOptions()); rerr == nil {
@@ -389,7 +389,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	if err != nil {
 		return "", "", err
 	}
-	if prevPath, err := handoff.Latest(dir); err == nil {
+	if prevPath, err := p.LatestHandoff(r.Name); err == nil {
 		hdoc.Decisions = newDecisions(p, prevPath, hdoc.Decisions)
 	}
 	keepSections(hdoc, p.Config.Handoff.Sections)
