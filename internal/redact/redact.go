@@ -1,0 +1,357 @@
+package redact
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Finding is one secret found in a text.
+type Finding struct {
+	Kind  string `json:"kind"`  // the rule that found it, e.g. "github-token"
+	Line  int    `json:"line"`  // 1-based line of Start
+	Col   int    `json:"col"`   // 1-based column of Start, in characters
+	Start int    `json:"start"` // byte offset of the secret in the input
+	End   int    `json:"end"`   // byte offset just past the secret
+}
+
+// Rule is a project's own secret pattern.
+type Rule struct {
+	// Name is the kind the marker shows: lowercase letters, digits and '-'.
+	Name string `json:"name" yaml:"name"`
+	// Pattern is a Go regular expression. When it has a group named
+	// "secret", only that group is redacted; else the whole match is.
+	Pattern string `json:"pattern" yaml:"pattern"`
+	// Keywords, when given, are substrings (matched without regard to
+	// ASCII case) one of which must occur within a line of a match; the
+	// pattern then runs only around them. Without keywords the pattern
+	// runs on the whole text.
+	Keywords []string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+}
+
+// Config adds a project's rules and allowances to the built-in rules.
+type Config struct {
+	// Extra rules run before the built-in ones, so their kind wins when
+	// both match the same text.
+	Extra []Rule `json:"extra,omitempty" yaml:"extra,omitempty"`
+	// Allow lists known false positives: each entry is a regular
+	// expression (an entry that does not compile is taken literally). A
+	// finding is dropped when an entry matches its secret or the whole
+	// text its rule matched (e.g. the variable name and the value).
+	Allow []string `json:"allow,omitempty" yaml:"allow,omitempty"`
+}
+
+// Redactor finds and redacts secrets with the built-in rules plus a
+// Config's. It is safe for concurrent use.
+type Redactor struct {
+	rules []*rule
+	allow []*regexp.Regexp
+	kws   []string // every distinct keyword, lowercase
+	// pairs maps a keyword's first two bytes (lowercase) to 1 + its index
+	// in starts; starts lists the keywords beginning with each pair.
+	pairs  *[1 << 16]uint16
+	starts [][]string
+}
+
+// rule is one compiled pattern with its prefilter.
+type rule struct {
+	kind      string
+	keywords  []string // lowercase; none means the whole text is one window
+	re        *regexp.Regexp
+	groups    []int // submatch indexes holding the secret, first non-empty wins; none: whole match
+	back, fwd int   // bytes before and after a keyword hit that a match may span
+	multiline bool  // a match may span lines
+	// near, when set, is a cheap test of the text right after a keyword
+	// hit (end is the offset past the keyword); hits it rejects open no
+	// window.
+	near  func(s string, end int) bool
+	valid func(secret, whole string, group int) bool // whole: the rule's entire match; group: the submatch that held secret (0: whole)
+}
+
+var kindRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+
+// New returns a Redactor with the built-in rules and c's extra rules and
+// allowances. It fails on a bad rule name or pattern.
+func New(c Config) (*Redactor, error) {
+	r := &Redactor{}
+	for i, x := range c.Extra {
+		if !kindRE.MatchString(x.Name) {
+			return nil, fmt.Errorf("redact rule %d: name %q: use lowercase letters, digits and '-'", i+1, x.Name)
+		}
+		re, err := regexp.Compile(x.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("redact rule %s: %w", x.Name, err)
+		}
+		ru := &rule{kind: x.Name, re: re, back: 512, fwd: 512}
+		if g := re.SubexpIndex("secret"); g > 0 {
+			ru.groups = []int{g}
+		}
+		for _, k := range x.Keywords {
+			switch {
+			case len(k) >= 2:
+				ru.keywords = append(ru.keywords, asciiLower(k))
+			case k != "":
+				return nil, fmt.Errorf("redact rule %s: keyword %q: use at least two characters", x.Name, k)
+			}
+		}
+		r.rules = append(r.rules, ru)
+	}
+	r.rules = append(r.rules, builtin...)
+	for _, a := range c.Allow {
+		re, err := regexp.Compile(a)
+		if err != nil {
+			re = regexp.MustCompile(regexp.QuoteMeta(a))
+		}
+		r.allow = append(r.allow, re)
+	}
+	seen := map[string]bool{}
+	for _, ru := range r.rules {
+		for _, k := range ru.keywords {
+			if !seen[k] {
+				seen[k] = true
+				r.kws = append(r.kws, k)
+			}
+		}
+	}
+	r.pairs = new([1 << 16]uint16)
+	for _, k := range r.kws {
+		p := uint16(k[0])<<8 | uint16(k[1])
+		if r.pairs[p] == 0 {
+			r.starts = append(r.starts, nil)
+			r.pairs[p] = uint16(len(r.starts))
+		}
+		r.starts[r.pairs[p]-1] = append(r.starts[r.pairs[p]-1], k)
+	}
+	return r, nil
+}
+
+var std = func() *Redactor {
+	r, err := New(Config{})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// Redact replaces every secret in s with a marker (see Marker), using the
+// built-in rules, and returns the findings in order, with offsets into s.
+func Redact(s string) (string, []Finding) { return std.Redact(s) }
+
+// Scan returns the secrets in b found by the built-in rules, in order.
+func Scan(b []byte) []Finding { return std.Scan(b) }
+
+// Marker is the text that replaces a secret of the given kind.
+func Marker(kind string) string { return "[REDACTED:" + kind + "]" }
+
+// Kinds lists the kinds the built-in rules report, in priority order.
+func Kinds() []string {
+	var out []string
+	for _, ru := range builtin {
+		if !slices.Contains(out, ru.kind) {
+			out = append(out, ru.kind)
+		}
+	}
+	return out
+}
+
+// Redact replaces every secret in s with a marker and returns the
+// findings in order, with offsets into s. Text outside the findings is
+// unchanged byte for byte.
+func (r *Redactor) Redact(s string) (string, []Finding) {
+	fs := r.find(s)
+	if len(fs) == 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for _, f := range fs {
+		b.WriteString(s[at:f.Start])
+		b.WriteString(Marker(f.Kind))
+		at = f.End
+	}
+	b.WriteString(s[at:])
+	return b.String(), fs
+}
+
+// Scan returns the secrets in b, in order.
+func (r *Redactor) Scan(b []byte) []Finding { return r.find(string(b)) }
+
+type span struct{ start, end int }
+
+type candidate struct {
+	Finding
+	prio int
+}
+
+func (r *Redactor) find(s string) []Finding {
+	if s == "" {
+		return nil
+	}
+	// One pass finds every keyword: a table of first byte pairs, then a
+	// comparison of the few keywords starting with that pair.
+	hits := make(map[string][]int, len(r.kws))
+	for i := 0; i+1 < len(s); i++ {
+		x := r.pairs[uint16(fold[s[i]])<<8|uint16(fold[s[i+1]])]
+		if x == 0 {
+			continue
+		}
+		for _, k := range r.starts[x-1] {
+			if hasFoldPrefix(s[i:], k) {
+				hits[k] = append(hits[k], i)
+			}
+		}
+	}
+	var cands []candidate
+	var wins []span
+	for prio, ru := range r.rules {
+		wins = wins[:0]
+		if len(ru.keywords) == 0 {
+			wins = append(wins, span{0, len(s)})
+		}
+		for _, k := range ru.keywords {
+			for _, h := range hits[k] {
+				if ru.near != nil && !ru.near(s, h+len(k)) {
+					continue
+				}
+				wins = append(wins, ru.window(s, h, len(k)))
+			}
+		}
+		if len(wins) == 0 {
+			continue
+		}
+		sort.Slice(wins, func(i, j int) bool { return wins[i].start < wins[j].start })
+		cur := wins[0]
+		for _, w := range wins[1:] {
+			if w.start <= cur.end {
+				cur.end = max(cur.end, w.end)
+				continue
+			}
+			cands = r.match(cands, s, ru, prio, cur)
+			cur = w
+		}
+		cands = r.match(cands, s, ru, prio, cur)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	// Higher-priority rules claim their spans first; a later match that
+	// overlaps a claimed span is dropped.
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].prio != cands[j].prio {
+			return cands[i].prio < cands[j].prio
+		}
+		return cands[i].Start < cands[j].Start
+	})
+	var taken []Finding // sorted by Start, disjoint
+	for _, c := range cands {
+		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
+		if i < len(taken) && taken[i].Start < c.End {
+			continue
+		}
+		taken = slices.Insert(taken, i, c.Finding)
+	}
+	line, lineStart, at := 1, 0, 0
+	for i := range taken {
+		f := &taken[i]
+		for {
+			j := strings.IndexByte(s[at:f.Start], '\n')
+			if j < 0 {
+				break
+			}
+			line++
+			at += j + 1
+			lineStart = at
+		}
+		at = f.Start
+		f.Line = line
+		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
+	}
+	return taken
+}
+
+// window is the part of s around a keyword hit at h that a match may span.
+func (ru *rule) window(s string, h, klen int) span {
+	start := max(h-ru.back, 0)
+	end := min(h+klen+ru.fwd, len(s))
+	if !ru.multiline {
+		if i := strings.LastIndexByte(s[start:h], '\n'); i >= 0 {
+			start += i + 1
+		}
+		if i := strings.IndexByte(s[h:end], '\n'); i >= 0 {
+			end = h + i
+		}
+	}
+	return span{start, end}
+}
+
+// match appends the rule's valid, allowed matches inside window w.
+func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span) []candidate {
+	text := s[w.start:w.end]
+	for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
+		start, end, group := m[0], m[1], 0
+		for _, g := range ru.groups {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				start, end, group = m[2*g], m[2*g+1], g
+				break
+			}
+		}
+		if end <= start {
+			continue
+		}
+		secret := text[start:end]
+		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, text[m[0]:m[1]], group)) || r.allowed(secret, text[m[0]:m[1]]) {
+			continue
+		}
+		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio})
+	}
+	return cands
+}
+
+func (r *Redactor) allowed(secret, whole string) bool {
+	for _, a := range r.allow {
+		if a.MatchString(secret) || a.MatchString(whole) {
+			return true
+		}
+	}
+	return false
+}
+
+// fold maps ASCII capitals to lowercase and every other byte to itself.
+var fold = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] = byte(i + 'a' - 'A')
+		}
+	}
+	return t
+}()
+
+// hasFoldPrefix reports whether s starts with the lowercase k, ignoring
+// ASCII case.
+func hasFoldPrefix(s, k string) bool {
+	if len(s) < len(k) {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if fold[s[i]] != k[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower lowers ASCII letters only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
