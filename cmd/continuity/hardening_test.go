@@ -56,6 +56,7 @@ type hCase struct {
 	env    []string
 	code   int
 	limit  time.Duration // default 10 s
+	heavy  bool          // skipped with -short
 	json   bool          // stdout is exactly one JSON object (else empty)
 	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
@@ -129,9 +130,6 @@ func noHandoff(t *testing.T, e *hEnv, _ []byte) {
 }
 
 func TestHardening(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs it for every case")
-	}
 	bin := buildBinary(t)
 	tpl := transcriptTemplate(t)
 	const ledgerDirRE = `thoughts/ledgers/CONTINUITY_x\.md`
@@ -173,7 +171,7 @@ func TestHardening(t *testing.T) {
 		}},
 		{name: "payload/raw-nul", stdin: func(e *hEnv) []byte { return append(payload(e), 0, 0) },
 			stderr: `^continuity hook: payload is not a JSON object: .*; nothing done$`, check: noHandoff},
-		{name: "payload/30MB", stdin: func(e *hEnv) []byte {
+		{name: "payload/30MB", heavy: true, stdin: func(e *hEnv) []byte {
 			return payload(e, "compact_summary", strings.Repeat("x", 30<<20))
 		}, stderr: `^continuity hook: payload larger than 4 MiB; nothing done$`, check: noHandoff},
 		{name: "payload/deeply-nested", stdin: func(e *hEnv) []byte {
@@ -246,7 +244,7 @@ func TestHardening(t *testing.T) {
 			}},
 		// Reading a gigabyte of zeros takes 0.3 s on an idle machine, but
 		// several seconds on this shared one under load: a wider bound.
-		{name: "transcript/1GB-sparse", limit: 30 * time.Second, stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "sparse.jsonl") }),
+		{name: "transcript/1GB-sparse", limit: 30 * time.Second, heavy: true, stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "sparse.jsonl") }),
 			setup: func(t *testing.T, e *hEnv) {
 				f, err := os.Create(filepath.Join(e.outside, "sparse.jsonl"))
 				if err != nil {
@@ -343,6 +341,9 @@ func TestHardening(t *testing.T) {
 	var slowName string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.heavy && testing.Short() {
+				t.Skip("a heavy case: skipped with -short")
+			}
 			e := newHEnv(t, bin, tpl)
 			if c.setup != nil {
 				c.setup(t, e)
@@ -412,7 +413,12 @@ func transcriptTemplate(t *testing.T) []byte {
 // holding the recorded transcript.
 func newHEnv(t *testing.T, bin string, tpl []byte) *hEnv {
 	t.Helper()
-	root := t.TempDir()
+	return newHEnvAt(t, bin, tpl, t.TempDir())
+}
+
+// newHEnvAt is newHEnv in the directory root.
+func newHEnvAt(t *testing.T, bin string, tpl []byte, root string) *hEnv {
+	t.Helper()
 	e := &hEnv{bin: bin, root: root, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home"),
 		tmp: filepath.Join(root, "tmp"), outside: filepath.Join(root, "outside")}
 	for _, d := range []string{e.repo, e.home, e.tmp, e.outside} {
@@ -704,5 +710,29 @@ func fullDisk(t *testing.T, e *hEnv) {
 			}
 			break
 		}
+	}
+}
+
+// TestHardeningHandoffCollisions writes many handoffs for one agent session
+// in the same second, in a repository whose path holds a '~' (the
+// character that marks a taken name): every one must land, whole, in the
+// handoff directory.
+func TestHardeningHandoffCollisions(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnvAt(t, bin, transcriptTemplate(t), filepath.Join(t.TempDir(), "home~dev"))
+	const n = 15
+	for i := range n {
+		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e), nil, 10*time.Second)
+		if code != 0 || len(stdout) != 0 || len(stderr) != 0 {
+			t.Fatalf("run %d: exit %d, stdout %q, stderr %q", i, code, stdout, stderr)
+		}
+	}
+	hs := handoffs(t, e)
+	if len(hs) != n {
+		t.Fatalf("%d handoffs, want %d: %v", len(hs), n, hs)
+	}
+	latest, err := handoff.Latest(filepath.Join(e.repo, "thoughts", "shared", "handoffs", "x"))
+	if err != nil || !strings.HasSuffix(latest, fmt.Sprintf("~%d.md", n)) {
+		t.Errorf("latest handoff %s (%v), want the one named ~%d", latest, err, n)
 	}
 }

@@ -408,17 +408,17 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("create handoff directory: %w", err)
 	}
-	path := filepath.Join(dir, handoff.FileName(meta.Created, r.Event, r.AgentSession))
+	base := handoff.FileName(meta.Created, r.Event, r.AgentSession)
+	path := filepath.Join(dir, base)
+	// A name taken in the same second gets "~2", "~3", …: only the file
+	// name changes (a '~' in a directory above must not), and enough
+	// tries that a burst of hooks never loses a handoff.
 	for i := 2; ; i++ {
 		err = safefile.Create(path, body, p.WriteOptions())
-		if !errors.Is(err, fs.ErrExist) || i > 9 {
+		if !errors.Is(err, fs.ErrExist) || i > 999 {
 			break
 		}
-		path = strings.TrimSuffix(path, ".md")
-		if j := strings.LastIndex(path, "~"); j > 0 {
-			path = path[:j]
-		}
-		path = fmt.Sprintf("%s~%d.md", path, i)
+		path = filepath.Join(dir, fmt.Sprintf("%s~%d.md", strings.TrimSuffix(base, ".md"), i))
 	}
 	if err != nil {
 		return "", "", err
