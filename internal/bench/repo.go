@@ -101,7 +101,11 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 			return err
 		}
 	}
-	return nil
+	// The last handoff was written when the previous session ended, not a
+	// second ago: a directory changed within the last seconds is (rightly)
+	// listed again on each start.
+	past := time.Now().Add(-time.Hour)
+	return os.Chtimes(hdir, past, past)
 }
 
 func runIn(dir, bin string, args ...string) ([]byte, error) {
