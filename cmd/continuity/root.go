@@ -115,7 +115,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}

@@ -25,9 +25,10 @@ import (
 const sessionEndTimeout = 30
 
 type setupOptions struct {
-	User    bool
-	Dir     string
-	Command string
+	User      bool
+	Dir       string
+	Command   string
+	PreCommit bool // init: also install the git pre-commit hook that runs continuity scan
 }
 
 // settingsPath is the Claude Code settings file init edits.
@@ -91,6 +92,7 @@ atomically; running init again changes nothing. A malformed settings file is ref
 	c.Flags().BoolVar(&o.User, "user", false, "register the hooks in the user's settings (all projects)")
 	c.Flags().StringVar(&o.Dir, "dir", "", "the project directory (default: the current one)")
 	c.Flags().StringVar(&o.Command, "command", "", "the hook command to register (default: this binary + \" hook\")")
+	c.Flags().BoolVar(&o.PreCommit, "pre-commit", false, "also install a git pre-commit hook that refuses ledgers and handoffs holding secrets")
 	return c
 }
 
@@ -135,6 +137,11 @@ func runInit(a *app, o setupOptions) error {
 	fmt.Fprintf(a.out, "ledgers in %s, handoffs in %s\n", p.Rel(p.LedgerDir), p.Rel(p.HandoffDir))
 	if err := registerMergeDriver(a, p, commandPrefix(command)); err != nil {
 		return err
+	}
+	if o.PreCommit {
+		if err := installPreCommit(a, p, commandPrefix(command)); err != nil {
+			return err
+		}
 	}
 	if ls, _ := p.Ledgers(); len(ls) == 0 {
 		fmt.Fprintln(a.out, "next: continuity new NAME --goal \"what this work stream is for\"")
@@ -188,6 +195,9 @@ func newUninstallCmd(a *app) *cobra.Command {
 			}
 			if !o.User {
 				if err := unregisterMergeDriver(a, p); err != nil {
+					return err
+				}
+				if err := removePreCommit(a, p); err != nil {
 					return err
 				}
 			}
