@@ -53,7 +53,7 @@ type hCase struct {
 	dir    func(e *hEnv) string
 	stdin  func(e *hEnv) []byte
 	setup  func(t *testing.T, e *hEnv)
-	env    []string
+	env    []string // $ROOT is the case's directory
 	code   int
 	limit  time.Duration // default 10 s
 	heavy  bool          // skipped with -short
@@ -268,6 +268,15 @@ func TestHardening(t *testing.T) {
 				}
 			}},
 
+		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
+			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
+			setup: func(t *testing.T, e *hEnv) {
+				if err := syscall.Mkfifo(filepath.Join(e.outside, "env-fifo"), 0o644); err != nil {
+					t.Skipf("mkfifo: %v", err)
+				}
+			},
+			stderr: `^continuity hook: CLAUDE_ENV_FILE \S+/env-fifo: not a regular file$`},
+
 		// Working directories.
 		{name: "cwd/missing", stdin: pl("cwd", "/nonexistent/continuity/x"),
 			stderr: `^continuity hook: PreCompact: project directory /nonexistent/continuity/x: .*no such file or directory; nothing done$`, check: noHandoff},
@@ -365,7 +374,11 @@ func TestHardening(t *testing.T) {
 			if limit == 0 {
 				limit = 10 * time.Second
 			}
-			stdout, stderr, code, took := runBounded(t, e, dir, args, stdin, c.env, limit)
+			var env []string
+			for _, kv := range c.env {
+				env = append(env, strings.ReplaceAll(kv, "$ROOT", e.root))
+			}
+			stdout, stderr, code, took := runBounded(t, e, dir, args, stdin, env, limit)
 			if took > slowest {
 				slowest, slowName = took, c.name
 			}

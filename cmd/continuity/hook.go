@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -293,12 +294,23 @@ func (h *hookRun) exportLedger(name string) {
 	if path == "" || project.CheckName(name) != nil {
 		return
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Only ever a regular file: opening a FIFO for writing would block
+	// until a reader came, holding the session start forever.
+	notRegular := func(fi os.FileInfo) bool { return !fi.Mode().IsRegular() }
+	if fi, err := os.Stat(path); err == nil && notRegular(fi) {
+		fmt.Fprintf(h.a.errw, "continuity hook: CLAUDE_ENV_FILE %s: not a regular file\n", path)
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		fmt.Fprintf(h.a.errw, "continuity hook: CLAUDE_ENV_FILE: %v\n", err)
 		return
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || notRegular(fi) {
+		fmt.Fprintf(h.a.errw, "continuity hook: CLAUDE_ENV_FILE %s: not a regular file\n", path)
+		return
+	}
 	fmt.Fprintf(f, "export %s=%s\n", project.EnvLedger, name)
 }
 
