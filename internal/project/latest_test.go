@@ -79,3 +79,32 @@ func TestLatestHandoffMemo(t *testing.T) {
 	}
 	latest("2026-01-02T00-00-00Z_session-end_cccc.md")
 }
+
+// plainToken replaced two regexps; these are what they accepted.
+func TestPlainToken(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{"auth-refactor", true}, {"a", true}, {"v1.2_x", true}, {strings.Repeat("a", 100), true},
+		{"", false}, {strings.Repeat("a", 101), false}, {"-x", false}, {".x", false}, {"_x", false},
+		{"a/b", false}, {"a b", false}, {"a..b", false}, {"é", false},
+	} {
+		if got := CheckName(c.name) == nil; got != c.ok {
+			t.Errorf("CheckName(%q) ok = %v, want %v", c.name, got, c.ok)
+		}
+	}
+	p := &Project{StateDir: "/s"}
+	for _, c := range []struct {
+		id    string
+		plain bool
+	}{
+		{"5d05003d-4bb2-43c8-b286-325e4e31046f", true}, {"_x-", true}, {strings.Repeat("a", 80), true},
+		{strings.Repeat("a", 81), false}, {"", false}, {"a.b", false}, {"../x", false},
+	} {
+		got := p.sessionFile(c.id) == "/s/sessions/"+c.id+".json"
+		if got != c.plain {
+			t.Errorf("sessionFile(%q) plain = %v, want %v", c.id, got, c.plain)
+		}
+	}
+}

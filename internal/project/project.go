@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -108,12 +107,31 @@ func (p *Project) StateOptions() safefile.Options {
 	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks"), Root: p.StateDir}
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// plainToken reports whether s is 1 to max characters from [A-Za-z0-9]
+// and extra, starting with a letter or digit unless anyFirst. (A loop, not
+// a regexp: every hook checks names, and compiling regexps at start-up
+// costs a short-lived process more than the check itself.)
+func plainToken(s string, max int, extra string, anyFirst bool) bool {
+	if len(s) == 0 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if (i > 0 || anyFirst) && strings.IndexByte(extra, c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
 
 // CheckName refuses a ledger name that could escape the ledger directory or
 // is not a plain slug.
 func CheckName(name string) error {
-	if !nameRE.MatchString(name) || strings.Contains(name, "..") {
+	if !plainToken(name, 100, "._-", false) || strings.Contains(name, "..") {
 		return fmt.Errorf("%w %q: use letters, digits, '-', '_' or '.' (at most 100), e.g. auth-refactor", ErrBadName, quoteCut(name))
 	}
 	return nil

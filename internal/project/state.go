@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -87,13 +86,11 @@ type Session struct {
 	Runs        []Run     `json:"runs,omitempty"` // most recent last, bounded
 }
 
-var idRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
-
 // sessionFile maps an agent session id to its state file; an id that is not
 // a plain token is hashed so it can never name a path outside the state dir.
 func (p *Project) sessionFile(id string) string {
 	key := id
-	if !idRE.MatchString(id) {
+	if !plainToken(id, 80, "_-", true) {
 		sum := sha256.Sum256([]byte(id))
 		key = "h-" + hex.EncodeToString(sum[:12])
 	}
