@@ -16,7 +16,7 @@
 // PEM private keys, JWTs, URL passwords, secret-named assignments and
 // high-entropy values next to secret words) and add no dependency.
 // BenchmarkRedact (10 MB of recorded transcripts and handoffs) runs at about
-// 104 MB/s on one core of the 2-core test machine. Recall on the fake
+// 100 MB/s (97-105 over runs) on the shared 2-core test machine. Recall on the fake
 // secrets of testdata/secrets is 205/205 (41 secrets in 5 contexts each) and
 // is tested at 100%. TestStdlibFalsePositives scans the Go standard
 // library's source (go1.26, 90.4 MB): 46 findings, 0.51 per MB, all but one

@@ -185,6 +185,8 @@ type span struct{ start, end int }
 type candidate struct {
 	Finding
 	prio int
+	ru   *rule
+	from int // start of the window it was found in
 }
 
 func (r *Redactor) find(s string) []Finding {
@@ -247,12 +249,34 @@ func (r *Redactor) find(s string) []Finding {
 		return cands[i].Start < cands[j].Start
 	})
 	var taken []Finding // sorted by Start, disjoint
-	for _, c := range cands {
+	claim := func(c candidate) bool {
 		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
 		if i < len(taken) && taken[i].Start < c.End {
-			continue
+			return false
 		}
 		taken = slices.Insert(taken, i, c.Finding)
+		return true
+	}
+	for _, c := range cands {
+		if claim(c) {
+			continue
+		}
+		// A match that ran into a claimed span starting after it may still
+		// match once that span is a marker: match again on the text up to
+		// the span, followed by the marker's first byte, so that redacting
+		// the output again finds nothing new.
+		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
+		if t := taken[i]; t.Start > c.Start && t.Start > c.from {
+			text := s[c.from:t.Start] + "["
+			for _, d := range r.match(nil, text, c.ru, c.prio, span{0, len(text)}) {
+				d.Start += c.from
+				d.End += c.from
+				d.from = c.from
+				if d.End <= t.Start {
+					claim(d)
+				}
+			}
+		}
 	}
 	line, lineStart, at := 1, 0, 0
 	for i := range taken {
@@ -291,7 +315,19 @@ func (ru *rule) window(s string, h, klen int) span {
 // match appends the rule's valid, allowed matches inside window w.
 func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span) []candidate {
 	text := s[w.start:w.end]
-	for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
+	// Each search resumes right after the previous secret, not after the
+	// whole match: a match may end by consuming the boundary character
+	// that the next match needs before it (TOKEN=a TOKEN=b).
+	for pos := 0; pos < len(text); {
+		m := ru.re.FindStringSubmatchIndex(text[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
 		start, end, group := m[0], m[1], 0
 		for _, g := range ru.groups {
 			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
@@ -299,6 +335,7 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 				break
 			}
 		}
+		pos = max(end, m[0]+1)
 		if end <= start {
 			continue
 		}
@@ -306,7 +343,7 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, text[m[0]:m[1]], group)) || r.allowed(secret, text[m[0]:m[1]]) {
 			continue
 		}
-		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio})
+		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio, ru, w.start})
 	}
 	return cands
 }
