@@ -47,12 +47,17 @@ func (a *app) editActive(name string, edit func(src []byte) ([]byte, error)) (st
 		if old == nil {
 			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
 		}
-		if _, err := ledger.Parse(rel, old); err != nil {
-			return nil, err
-		}
+		// The edit parses and checks the ledger itself (one YAML parse
+		// less on a long ledger); only a failed edit is explained by the
+		// ledger's own problems, with its path and lines.
 		out, err := edit(old)
 		if err == nil {
 			out, err = ledger.Touch(out, a.now())
+		}
+		if err != nil {
+			if _, perr := ledger.Parse(rel, old); perr != nil {
+				return nil, perr
+			}
 		}
 		return out, ledger.WithPath(err, rel)
 	})
