@@ -280,7 +280,7 @@ func newShowCmd(a *app) *cobra.Command {
 		Short: "Print a ledger (the active one by default)",
 		Long: `Print a ledger, the active one by default: styled for a terminal, the file's exact
 bytes when piped, its parsed fields with --json. NO_COLOR turns styling off.`,
-		Args:  maxArgs(1),
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := a.project()
 			if err != nil {
