@@ -248,7 +248,11 @@ func (r *Redactor) find(s string) []Finding {
 		}
 		return cands[i].Start < cands[j].Start
 	})
-	var taken []Finding // sorted by Start, disjoint
+	// Markers already in s are claimed first, so no rule reads a marker
+	// (whose colon looks like user:password) as part of a secret and
+	// redacting twice equals redacting once. They are not findings.
+	taken := markers(s) // sorted by Start, disjoint
+	nmark := len(taken)
 	claim := func(c candidate) bool {
 		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
 		if i < len(taken) && taken[i].Start < c.End {
@@ -278,6 +282,9 @@ func (r *Redactor) find(s string) []Finding {
 			}
 		}
 	}
+	if nmark > 0 {
+		taken = slices.DeleteFunc(taken, func(f Finding) bool { return f.Kind == "" })
+	}
 	line, lineStart, at := 1, 0, 0
 	for i := range taken {
 		f := &taken[i]
@@ -295,6 +302,29 @@ func (r *Redactor) find(s string) []Finding {
 		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
 	}
 	return taken
+}
+
+// markers returns the spans of the markers already in s, with no kind.
+func markers(s string) []Finding {
+	var out []Finding
+	const open = "[REDACTED:"
+	for at := 0; ; {
+		i := strings.Index(s[at:], open)
+		if i < 0 {
+			return out
+		}
+		start := at + i
+		end := start + len(open)
+		for end < len(s) && (s[end] == '-' || 'a' <= s[end] && s[end] <= 'z' || '0' <= s[end] && s[end] <= '9') {
+			end++
+		}
+		if end < len(s) && s[end] == ']' && end > start+len(open) {
+			out = append(out, Finding{Start: start, End: end + 1})
+			at = end + 1
+			continue
+		}
+		at = start + 1
+	}
 }
 
 // window is the part of s around a keyword hit at h that a match may span.
