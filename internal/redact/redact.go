@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -60,7 +61,7 @@ type Redactor struct {
 type rule struct {
 	kind      string
 	keywords  []string // lowercase; none means the whole text is one window
-	re        *regexp.Regexp
+	re        *lazyRE
 	groups    []int // submatch indexes holding the secret, first non-empty wins; none: whole match
 	back, fwd int   // bytes before and after a keyword hit that a match may span
 	multiline bool  // a match may span lines
@@ -85,7 +86,7 @@ func New(c Config) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact rule %s: %w", x.Name, err)
 		}
-		ru := &rule{kind: x.Name, re: re, back: 512, fwd: 512}
+		ru := &rule{kind: x.Name, re: &lazyRE{func() *regexp.Regexp { return re }}, back: 512, fwd: 512}
 		if g := re.SubexpIndex("secret"); g > 0 {
 			ru.groups = []int{g}
 		}
@@ -128,20 +129,34 @@ func New(c Config) (*Redactor, error) {
 	return r, nil
 }
 
-var std = func() *Redactor {
+// std is built on first use: every hook pays for the package's start-up,
+// and most never redact.
+var std = sync.OnceValue(func() *Redactor {
 	r, err := New(Config{})
 	if err != nil {
 		panic(err)
 	}
 	return r
-}()
+})
 
 // Redact replaces every secret in s with a marker (see Marker), using the
 // built-in rules, and returns the findings in order, with offsets into s.
-func Redact(s string) (string, []Finding) { return std.Redact(s) }
+func Redact(s string) (string, []Finding) { return std().Redact(s) }
 
 // Scan returns the secrets in b found by the built-in rules, in order.
-func Scan(b []byte) []Finding { return std.Scan(b) }
+func Scan(b []byte) []Finding { return std().Scan(b) }
+
+// lazyRE is a regular expression compiled on first use. The built-in rules
+// are many and most texts hit the keywords of a few, so compiling them all
+// up front would cost every process more than the redaction itself.
+type lazyRE struct{ get func() *regexp.Regexp }
+
+func lazy(src string) *lazyRE {
+	return &lazyRE{sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })}
+}
+
+// MatchString reports whether s contains a match.
+func (l *lazyRE) MatchString(s string) bool { return l.get().MatchString(s) }
 
 // Marker is the text that replaces a secret of the given kind.
 func Marker(kind string) string { return "[REDACTED:" + kind + "]" }
@@ -349,7 +364,7 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 	// whole match: a match may end by consuming the boundary character
 	// that the next match needs before it (TOKEN=a TOKEN=b).
 	for pos := 0; pos < len(text); {
-		m := ru.re.FindStringSubmatchIndex(text[pos:])
+		m := ru.re.get().FindStringSubmatchIndex(text[pos:])
 		if m == nil {
 			break
 		}

@@ -316,3 +316,17 @@ func BenchmarkRedact(b *testing.B) {
 		Redact(s)
 	}
 }
+
+// The built-in rules compile lazily; every one of them must compile.
+func TestBuiltinRulesCompile(t *testing.T) {
+	for _, ru := range builtin {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("rule %s: %v", ru.kind, r)
+				}
+			}()
+			ru.re.get()
+		}()
+	}
+}

@@ -2,7 +2,6 @@ package redact
 
 import (
 	"math"
-	"regexp"
 	"strings"
 )
 
@@ -28,13 +27,13 @@ var builtin = []*rule{
 	{
 		kind:     "gcp-service-account-key",
 		keywords: []string{"private_key"},
-		re:       regexp.MustCompile(`private_key` + q + `\s*[:=]\s*` + q + `(-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----)`),
+		re:       lazy(`private_key` + q + `\s*[:=]\s*` + q + `(-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----)`),
 		groups:   []int{1}, fwd: 16 << 10, multiline: true,
 	},
 	{
 		kind:     "private-key",
 		keywords: []string{"-----begin"},
-		re:       regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
+		re:       lazy(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
 		fwd:      16 << 10, multiline: true,
 	},
 	{
@@ -42,93 +41,93 @@ var builtin = []*rule{
 		// base64 lines that follow it.
 		kind:     "private-key",
 		keywords: []string{"-----begin"},
-		re:       regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:\s|\\[rn])+(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]+$|[A-Za-z-]+: [^\n\\]*))*`),
+		re:       lazy(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:\s|\\[rn])+(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]+$|[A-Za-z-]+: [^\n\\]*))*`),
 		fwd:      16 << 10, multiline: true,
 	},
 	{
 		kind:     "aws-access-key",
 		keywords: []string{"akia", "asia", "abia", "acca"},
-		re:       regexp.MustCompile(lb + `((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?:[^A-Za-z0-9]|$)`),
+		re:       lazy(lb + `((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?:[^A-Za-z0-9]|$)`),
 		groups:   []int{1}, back: 2, fwd: 20,
 	},
 	{
 		kind:     "aws-secret-key",
 		keywords: []string{"aws_secret", "awssecret", "secret_access_key", "secretaccesskey"},
-		re:       regexp.MustCompile(`(?i:aws_?secret(?:_?access)?_?key|secret_?access_?key)` + q + `[\s\\:=>"']{1,12}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:       lazy(`(?i:aws_?secret(?:_?access)?_?key|secret_?access_?key)` + q + `[\s\\:=>"']{1,12}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		groups:   []int{1}, back: 8, fwd: 80,
 	},
 	{
 		kind:     "gcp-api-key",
 		keywords: []string{"aiza"},
-		re:       regexp.MustCompile(`(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
+		re:       lazy(`(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
 		groups:   []int{1}, fwd: 40,
 	},
 	{
 		kind:     "azure-storage-key",
 		keywords: []string{"accountkey"},
-		re:       regexp.MustCompile(`(?i:AccountKey)` + q + `[\s\\:="']{1,8}([A-Za-z0-9+/]{40,100}={0,2})`),
+		re:       lazy(`(?i:AccountKey)` + q + `[\s\\:="']{1,8}([A-Za-z0-9+/]{40,100}={0,2})`),
 		groups:   []int{1}, fwd: 120,
 	},
 	{
 		kind:     "github-fine-grained-token",
 		keywords: []string{"github_pat_"},
-		re:       regexp.MustCompile(`github_pat_[A-Za-z0-9_]{36,255}`),
+		re:       lazy(`github_pat_[A-Za-z0-9_]{36,255}`),
 		fwd:      260,
 	},
 	{
 		kind:     "github-token",
 		keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re:       regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,255}`),
+		re:       lazy(`gh[pousr]_[A-Za-z0-9]{36,255}`),
 		fwd:      260,
 	},
 	{
 		kind:     "gitlab-token",
 		keywords: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glcbt-"},
-		re:       regexp.MustCompile(`(?:glpat|gldt|glrt|glptt|glsoat|glcbt)-[A-Za-z0-9_-]{20,}`),
+		re:       lazy(`(?:glpat|gldt|glrt|glptt|glsoat|glcbt)-[A-Za-z0-9_-]{20,}`),
 		fwd:      260,
 	},
 	{
 		kind:     "slack-webhook",
 		keywords: []string{"hooks.slack.com/"},
-		re:       regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})`),
+		re:       lazy(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})`),
 		groups:   []int{1}, fwd: 200,
 	},
 	{
 		kind:     "slack-token",
 		keywords: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxo-", "xoxs-", "xapp-"},
-		re:       regexp.MustCompile(`(?:xox[abposr]|xapp)-[0-9A-Za-z-]{10,}`),
+		re:       lazy(`(?:xox[abposr]|xapp)-[0-9A-Za-z-]{10,}`),
 		fwd:      260,
 	},
 	{
 		kind:     "stripe-key",
 		keywords: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
-		re:       regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`),
+		re:       lazy(`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`),
 		fwd:      260,
 	},
 	{
 		kind:     "anthropic-key",
 		keywords: []string{"sk-ant-"},
-		re:       regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`),
+		re:       lazy(`sk-ant-[A-Za-z0-9_-]{20,}`),
 		fwd:      260,
 	},
 	{
 		kind:     "openai-key",
 		keywords: []string{"sk-"},
-		re:       regexp.MustCompile(`(?:^|\\[nrt]|[^A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
+		re:       lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
 		groups:   []int{1}, back: 2, fwd: 260,
 		valid: func(s, _ string, _ int) bool { return hasDigit(s) && hasUpper(s) && hasLower(s[3:]) },
 	},
 	{
 		kind:     "jwt",
 		keywords: []string{"eyj"},
-		re:       regexp.MustCompile(`(?:^|\\[nrt]|[^A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`),
+		re:       lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`),
 		groups:   []int{1}, back: 2, fwd: 8 << 10,
 	},
 	{
 		// scheme://user:password@host: only the password goes.
 		kind:     "url-password",
 		keywords: []string{"://"},
-		re:       regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/?#@'"\\` + "`" + `]{1,64}:([^\s/?#@'"\\` + "`" + `]{1,128})@[A-Za-z0-9.\[\]-]`),
+		re:       lazy(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/?#@'"\\` + "`" + `]{1,64}:([^\s/?#@'"\\` + "`" + `]{1,128})@[A-Za-z0-9.\[\]-]`),
 		groups:   []int{1}, back: 24, fwd: 200,
 	},
 	{
@@ -136,7 +135,7 @@ var builtin = []*rule{
 		// where NAME ends in a secret word.
 		kind:     "env-secret",
 		keywords: []string{"password", "passwd", "passphrase", "secret", "token", "key", "credential", "_pwd", "_pass"},
-		re: regexp.MustCompile(`(?i)` + lb + `((?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase|secret|token|credentials?)|[A-Za-z0-9]+[_.-](?:key|pwd|pass)|(?:api|secret|access|private|signing|encryption|master)key))` +
+		re: lazy(`(?i)` + lb + `((?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase|secret|token|credentials?)|[A-Za-z0-9]+[_.-](?:key|pwd|pass)|(?:api|secret|access|private|signing|encryption|master)key))` +
 			q + `[ \t]?(?::=|=>|=|:)[ \t]*` +
 			`(?:\\*"([^"\\\n]{1,200})\\*"|'([^'\\\n]{1,200})'|([^\s"'\\,;()\[\]{}<>` + "`" + `]{1,200})(?:[\s"'\\,;)\]}` + "`" + `]|$))`),
 		groups: []int{2, 3, 4}, back: 64, fwd: 260,
@@ -145,7 +144,7 @@ var builtin = []*rule{
 		// A high-entropy value right after a secret word.
 		kind:     "generic-secret",
 		keywords: []string{"secret", "password", "passwd", "token", "api_key", "apikey", "key", "credential", "bearer"},
-		re: regexp.MustCompile(`[A-Za-z0-9_]{0,24}(?i:secret|password|passwd|token|api_?key|key|credentials?|bearer)[A-Za-z0-9_.-]{0,24}` + q +
+		re: lazy(`[A-Za-z0-9_]{0,24}(?i:secret|password|passwd|token|api_?key|key|credentials?|bearer)[A-Za-z0-9_.-]{0,24}` + q +
 			`(?:[ \t]*(?::=|=>|->|=|:)[ \t]*|[ \t]+(?:is[ \t]+)?)` + q + `([A-Za-z0-9+/_.=~][A-Za-z0-9+/_.=~-]{19,})(?:[^A-Za-z0-9+/_.=~(-]|$)`),
 		groups: []int{1}, back: 24, fwd: 600,
 	},
@@ -167,12 +166,12 @@ func init() {
 }
 
 var (
-	uuidRE   = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
-	numberRE = regexp.MustCompile(`^-?(?:0[xX][0-9a-fA-F]+|[0-9]{1,3})$`)
-	constRE  = regexp.MustCompile(`^[A-Z][A-Z_]+$`)
-	camelRE  = regexp.MustCompile(`[a-z][A-Z]|^[A-Z][a-z]`)
-	hexRE    = regexp.MustCompile(`^[0-9a-fA-F]+$`)
-	dottedRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	uuidRE   = lazy(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+	numberRE = lazy(`^-?(?:0[xX][0-9a-fA-F]+|[0-9]{1,3})$`)
+	constRE  = lazy(`^[A-Z][A-Z_]+$`)
+	camelRE  = lazy(`[a-z][A-Z]|^[A-Z][a-z]`)
+	hexRE    = lazy(`^[0-9a-fA-F]+$`)
+	dottedRE = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 )
 
 // isPlaceholder reports a value that stands for a secret without being one:
