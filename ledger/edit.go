@@ -43,10 +43,17 @@ func errDecorated(key string) error {
 
 var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
+func checkKey(key string) error {
+	if key != "" && !keyRE.MatchString(key) {
+		return fmt.Errorf("invalid key %q", key)
+	}
+	return nil
+}
+
 // editable parses src for an edit: front matter ledgers only, valid ones only.
 func editable(src []byte, key string) (*frontDoc, error) {
-	if key != "" && !keyRE.MatchString(key) {
-		return nil, fmt.Errorf("invalid key %q", key)
+	if err := checkKey(key); err != nil {
+		return nil, err
 	}
 	if !hasFrontMatterStart(src) {
 		if _, ok := parseSections("", src); ok {
@@ -105,18 +112,17 @@ func (d *frontDoc) addLines(p int, text string) []byte {
 	return splice(d.src, p, p, text)
 }
 
-// setScalar is SetScalar before its result is checked.
-func setScalar(src []byte, key, value string) ([]byte, error) {
+// checkSet checks a scalar edit's input.
+func checkSet(key, value string) error {
 	if listKeys[key] {
-		return nil, fmt.Errorf("set %s: %w", key, ErrNotScalar)
+		return fmt.Errorf("set %s: %w", key, ErrNotScalar)
 	}
-	if err := checkText("value", value); err != nil {
-		return nil, err
-	}
-	d, err := editable(src, key)
-	if err != nil {
-		return nil, err
-	}
+	return checkText("value", value)
+}
+
+// setScalar is SetScalar on a parsed ledger, before its result is checked.
+func (d *frontDoc) setScalar(key, value string) ([]byte, error) {
+	src := d.src
 	e := d.find(key)
 	if e != nil && e.decorated {
 		return nil, errDecorated(key)
@@ -301,20 +307,22 @@ func (d *frontDoc) nodeEnd(n *yaml.Node, off, limit int) int {
 	return scalarEnd(d.src, n, off, limit, true, 0)
 }
 
-// appendItems is AppendItems before its result is checked.
-func appendItems(src []byte, key string, items ...string) ([]byte, error) {
+// checkAppend checks a list append's input.
+func checkAppend(key string, items []string) error {
 	if scalarKeys[key] || key == KeyDecisions {
-		return nil, fmt.Errorf("append to %s: %w", key, ErrNotList)
+		return fmt.Errorf("append to %s: %w", key, ErrNotList)
 	}
 	for _, it := range items {
 		if err := checkText("item", it); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	d, err := editable(src, key)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// appendItems is AppendItems on a parsed ledger, before its result is checked.
+func (d *frontDoc) appendItems(key string, items ...string) ([]byte, error) {
+	src := d.src
 	present := map[string]bool{}
 	var style scalarStyle
 	if e := d.find(key); e != nil && e.val.Kind == yaml.SequenceNode {
@@ -355,20 +363,22 @@ func appendItems(src []byte, key string, items ...string) ([]byte, error) {
 	return d.appendTo(key, block, flowItem)
 }
 
-// addDecision is AddDecision before its result is checked.
-func addDecision(src []byte, dec Decision) ([]byte, error) {
+// checkDecision checks a decision's input.
+func checkDecision(dec Decision) error {
 	if strings.TrimSpace(dec.Decision) == "" {
-		return nil, errors.New("a decision needs its text")
+		return errors.New("a decision needs its text")
 	}
 	for _, s := range []string{dec.Decision, dec.Why, dec.Date} {
 		if err := checkText("decision", s); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	d, err := editable(src, KeyDecisions)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// addDecision is AddDecision on a parsed ledger, before its result is checked.
+func (d *frontDoc) addDecision(dec Decision) ([]byte, error) {
+	src := d.src
 	if e := d.find(KeyDecisions); e != nil && e.val.Kind == yaml.SequenceNode {
 		for _, it := range e.val.Content {
 			if got, ok := decisionOf(it); ok && got == dec {
@@ -409,8 +419,8 @@ func addDecision(src []byte, dec Decision) ([]byte, error) {
 // RemoveItem removes every item equal to item from a list field and reports
 // whether anything was removed. A decision matches on its decision text.
 func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
-	if scalarKeys[key] {
-		return nil, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
+	if err := checkRemove(key); err != nil {
+		return nil, false, err
 	}
 	removed := false
 	for {
@@ -418,52 +428,76 @@ func RemoveItem(src []byte, key, item string) ([]byte, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		e := d.find(key)
-		if e != nil && e.decorated {
-			return nil, false, errDecorated(key)
-		}
-		if e == nil || isEmptyValue(e.val) {
-			return src, removed, nil
-		}
-		if e.val.Kind != yaml.SequenceNode {
-			return nil, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
-		}
-		var match []int
-		for i, it := range e.val.Content {
-			if it.Kind == yaml.ScalarNode && it.Value == item {
-				match = append(match, i)
-			} else if dec, ok := decisionOf(it); ok && key == KeyDecisions && dec.Decision == item {
-				match = append(match, i)
-			}
-		}
-		if len(match) == 0 {
-			return src, removed, nil
-		}
-		var out []byte
-		if e.val.Style&yaml.FlowStyle == 0 {
-			// Block items own disjoint lines: remove them all in one pass.
-			items, err := d.blockItems(e)
-			if err != nil {
-				return nil, false, err
-			}
-			var b []byte
-			at := 0
-			for _, i := range match {
-				b = append(b, src[at:items[i][0]]...)
-				at = items[i][1]
-			}
-			out, err = checked(append(b, src[at:]...), nil)
-			if err != nil {
-				return nil, false, err
-			}
-			return out, true, nil
-		}
-		out, err = checked(d.removeAt(e, match[len(match)-1]))
+		out, changed, again, err := d.removeItem(key, item)
 		if err != nil {
 			return nil, false, err
 		}
+		if !changed {
+			return src, removed, nil
+		}
+		if out, err = checked(out, nil); err != nil {
+			return nil, false, err
+		}
 		src, removed = out, true
+		if !again {
+			return src, true, nil
+		}
 	}
+}
+
+// checkRemove checks a list removal's input.
+func checkRemove(key string) error {
+	if scalarKeys[key] {
+		return fmt.Errorf("remove from %s: %w", key, ErrNotList)
+	}
+	return nil
+}
+
+// removeItem removes items equal to item from key's list, before the result
+// is checked: every match of a block list at once, one of a flow list
+// (again: look for more in the result).
+func (d *frontDoc) removeItem(key, item string) (out []byte, changed, again bool, err error) {
+	src := d.src
+	e := d.find(key)
+	if e != nil && e.decorated {
+		return nil, false, false, errDecorated(key)
+	}
+	if e == nil || isEmptyValue(e.val) {
+		return src, false, false, nil
+	}
+	if e.val.Kind != yaml.SequenceNode {
+		return nil, false, false, fmt.Errorf("remove from %s: %w", key, ErrNotList)
+	}
+	var match []int
+	for i, it := range e.val.Content {
+		if it.Kind == yaml.ScalarNode && it.Value == item {
+			match = append(match, i)
+		} else if dec, ok := decisionOf(it); ok && key == KeyDecisions && dec.Decision == item {
+			match = append(match, i)
+		}
+	}
+	if len(match) == 0 {
+		return src, false, false, nil
+	}
+	if e.val.Style&yaml.FlowStyle == 0 {
+		// Block items own disjoint lines: remove them all in one pass.
+		items, err := d.blockItems(e)
+		if err != nil {
+			return nil, false, false, err
+		}
+		var b []byte
+		at := 0
+		for _, i := range match {
+			b = append(b, src[at:items[i][0]]...)
+			at = items[i][1]
+		}
+		return append(b, src[at:]...), true, false, nil
+	}
+	out, err = d.removeAt(e, match[len(match)-1])
+	if err != nil {
+		return nil, false, false, err
+	}
+	return out, true, len(match) > 1, nil
 }
 
 // removeAt removes the idx-th item of e's list.
@@ -506,18 +540,18 @@ func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
 // scalar key), adding the key if it is missing. The value keeps the old
 // one's quoting style where it can; a new one is quoted only if YAML needs it.
 func SetScalar(src []byte, key, value string) ([]byte, error) {
-	return checked(setScalar(src, key, value))
+	return checked(Set(key, value).once(src))
 }
 
 // AppendItems appends items to a list field, adding the key if missing.
 // Items already present (exact text) are skipped, so appending is idempotent.
 // An empty list (nothing, ~, [] or "") becomes a block list.
 func AppendItems(src []byte, key string, items ...string) ([]byte, error) {
-	return checked(appendItems(src, key, items...))
+	return checked(Append(key, items...).once(src))
 }
 
 // AddDecision appends a decision to the decisions list. A decision already
 // recorded with the same text, reason and date is not added again.
 func AddDecision(src []byte, dec Decision) ([]byte, error) {
-	return checked(addDecision(src, dec))
+	return checked(Decide(dec).once(src))
 }

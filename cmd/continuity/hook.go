@@ -572,16 +572,17 @@ func updateLedgerFiles(a *app, p *project.Project, name string, files []string, 
 		if old == nil {
 			return nil, safefile.ErrNoChange
 		}
-		if _, err := ledger.Parse(p.Rel(path), old); err != nil {
-			return nil, err
-		}
-		out := old
+		var edits []ledger.Edit
 		if len(rel) > 0 {
-			if out, err = ledger.AppendItems(out, "files", rel...); err != nil {
-				return nil, err
+			edits = append(edits, ledger.Append(ledger.KeyFiles, rel...))
+		}
+		out, err := ledger.Apply(old, now, edits...)
+		if err != nil {
+			if _, perr := ledger.Parse(p.Rel(path), old); perr != nil {
+				return nil, perr
 			}
 		}
-		return ledger.Touch(out, now)
+		return out, err
 	})
 }
 

@@ -26,9 +26,9 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// editActive applies edit to the active ledger (or the one named) under the
+// editActive makes edits on the active ledger (or the one named) under the
 // lock, refreshing `updated`. A ledger that does not parse is left untouched.
-func (a *app) editActive(name string, edit func(src []byte) ([]byte, error)) (string, error) {
+func (a *app) editActive(name string, edits ...ledger.Edit) (string, error) {
 	p, err := a.project()
 	if err != nil {
 		return "", err
@@ -47,13 +47,10 @@ func (a *app) editActive(name string, edit func(src []byte) ([]byte, error)) (st
 		if old == nil {
 			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
 		}
-		// The edit parses and checks the ledger itself (one YAML parse
-		// less on a long ledger); only a failed edit is explained by the
+		// Apply parses and checks the ledger itself (a YAML parse less
+		// on a long ledger); only a failed edit is explained by the
 		// ledger's own problems, with its path and lines.
-		out, err := edit(old)
-		if err == nil {
-			out, err = ledger.Touch(out, a.now())
-		}
+		out, err := ledger.Apply(old, a.now(), edits...)
 		if err != nil {
 			if _, perr := ledger.Parse(rel, old); perr != nil {
 				return nil, perr
@@ -163,9 +160,7 @@ func newScalarCmd(a *app, field string) *cobra.Command {
 			if text == "" {
 				return usageError{fmt.Errorf("%s needs a non-empty TEXT", field)}
 			}
-			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) {
-				return ledger.SetScalar(src, field, text)
-			})
+			rel, err := a.editActive(ledgerName, ledger.Set(field, text))
 			if err != nil {
 				return err
 			}
@@ -203,28 +198,20 @@ Each argument is one item: quote an item that has spaces. An item already in the
 			if len(items) == 0 {
 				return usageError{fmt.Errorf("%s needs a non-empty TEXT", verb)}
 			}
-			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) {
-				if remove {
-					for _, it := range items {
-						out, _, err := ledger.RemoveItem(src, key, it)
-						if err != nil {
-							return nil, err
-						}
-						src = out
-					}
-					return src, nil
-				}
-				out, err := ledger.AppendItems(src, key, items...)
-				if err != nil || verb != "done" {
-					return out, err
-				}
+			var edits []ledger.Edit
+			if remove {
 				for _, it := range items {
-					if out, _, err = ledger.RemoveItem(out, "next", it); err != nil {
-						return nil, err
+					edits = append(edits, ledger.Remove(key, it))
+				}
+			} else {
+				edits = append(edits, ledger.Append(key, items...))
+				if verb == "done" {
+					for _, it := range items {
+						edits = append(edits, ledger.Remove(ledger.KeyNext, it))
 					}
 				}
-				return out, nil
-			})
+			}
+			rel, err := a.editActive(ledgerName, edits...)
 			if err != nil {
 				return err
 			}
@@ -261,7 +248,7 @@ func newDecideCmd(a *app) *cobra.Command {
 				return usageError{errors.New("decide needs a decision TEXT and --why TEXT")}
 			}
 			d := ledger.Decision{Decision: text, Why: strings.TrimSpace(why), Date: a.now().UTC().Format("2006-01-02")}
-			rel, err := a.editActive(ledgerName, func(src []byte) ([]byte, error) { return ledger.AddDecision(src, d) })
+			rel, err := a.editActive(ledgerName, ledger.Decide(d))
 			if err != nil {
 				return err
 			}

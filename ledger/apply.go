@@ -1,0 +1,190 @@
+package ledger
+
+import (
+	"fmt"
+	"time"
+)
+
+// An Edit is one change to a ledger's front matter (Set, Append, Remove,
+// Decide). Apply makes several at once; SetScalar, AppendItems, RemoveItem
+// and AddDecision make one.
+type Edit struct {
+	key   string
+	check func() error // the edit's own input, before any parse
+	// apply makes the edit on a parsed ledger. again asks for another run
+	// on the result (a flow list with more items to remove).
+	apply func(d *frontDoc) (out []byte, again bool, err error)
+}
+
+// Set sets a scalar field, adding the key if it is missing (see SetScalar).
+func Set(key, value string) Edit {
+	return Edit{key, func() error { return checkSet(key, value) }, func(d *frontDoc) ([]byte, bool, error) {
+		out, err := d.setScalar(key, value)
+		return out, false, err
+	}}
+}
+
+// Append appends items to a list field (see AppendItems).
+func Append(key string, items ...string) Edit {
+	return Edit{key, func() error { return checkAppend(key, items) }, func(d *frontDoc) ([]byte, bool, error) {
+		out, err := d.appendItems(key, items...)
+		return out, false, err
+	}}
+}
+
+// Remove removes every item equal to item from a list field (see RemoveItem).
+func Remove(key, item string) Edit {
+	return Edit{key, func() error { return checkRemove(key) }, func(d *frontDoc) ([]byte, bool, error) {
+		out, _, again, err := d.removeItem(key, item)
+		return out, again, err
+	}}
+}
+
+// Decide appends a decision (see AddDecision).
+func Decide(dec Decision) Edit {
+	return Edit{KeyDecisions, func() error { return checkDecision(dec) }, func(d *frontDoc) ([]byte, bool, error) {
+		out, err := d.addDecision(dec)
+		return out, false, err
+	}}
+}
+
+// once makes the edit on src, before its result is checked. An edit that
+// asks to run again is run on its (checked) result until it is done.
+func (e Edit) once(src []byte) ([]byte, error) {
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	for {
+		d, err := editable(src, e.key)
+		if err != nil {
+			return nil, err
+		}
+		out, again, err := e.apply(d)
+		if err != nil || !again {
+			return out, err
+		}
+		if src, err = checked(out, nil); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Apply makes edits on src in order, then sets `updated` to now, and
+// checks that the result parses. It parses a ledger once before the edits
+// and once after, plus once between two edits: on a long ledger the YAML
+// parse is nearly all an edit costs. src must be a valid front matter
+// ledger; nothing is returned unless every edit succeeds.
+func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
+	for _, e := range edits {
+		if err := checkKey(e.key); err != nil {
+			return nil, err
+		}
+		if err := e.check(); err != nil {
+			return nil, err
+		}
+	}
+	first, err := editable(src, "")
+	if err != nil {
+		return nil, err
+	}
+	d := first
+	out := src
+	for i := 0; i < len(edits); {
+		var again bool
+		if out, again, err = edits[i].apply(d); err != nil {
+			return nil, err
+		}
+		if !again {
+			i++
+		}
+		if i == len(edits) && !again {
+			break
+		}
+		if d, err = parseChecked(out); err != nil {
+			return nil, err
+		}
+	}
+	// `updated` is usually far from what the edits changed: set it on the
+	// first parse, whose offsets still hold where the edits left the bytes
+	// alone, and check the result once.
+	stamp := FormatTime(now)
+	touched, err := first.setScalar(KeyUpdated, stamp)
+	if err != nil {
+		return nil, err
+	}
+	if merged, ok := mergeSplice(src, out, touched); ok {
+		if d, err := parseChecked(merged); err == nil && d.updatedIs(stamp) {
+			return merged, nil
+		}
+	}
+	// Otherwise the long way: parse what the edits made, then set it.
+	if d, err = parseChecked(out); err != nil {
+		return nil, err
+	}
+	touched, err = d.setScalar(KeyUpdated, stamp)
+	if err != nil {
+		return nil, err
+	}
+	return checked(touched, nil)
+}
+
+// parseChecked parses an edit's result; one that does not parse is a bug in
+// the edit, reported as errBrokenEdit.
+func parseChecked(out []byte) (*frontDoc, error) {
+	d, err := parseFront("", out)
+	if err == nil {
+		_, err = d.model()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errBrokenEdit, err)
+	}
+	return d, nil
+}
+
+// updatedIs reports whether the ledger's `updated` is the scalar stamp.
+func (d *frontDoc) updatedIs(stamp string) bool {
+	e := d.find(KeyUpdated)
+	return e != nil && e.val.Value == stamp
+}
+
+// mergeSplice combines two edits of base: a, and b, which changed one range
+// of base. It returns a with b's change made in it, when b's range lies in
+// bytes a left alone, away from a's own change (at least one byte between
+// them, so that no insertion point is shared).
+func mergeSplice(base, a, b []byte) ([]byte, bool) {
+	// b's change: base[bs:be] became b[bs:len(b)-(len(base)-be)].
+	bs := commonPrefix(base, b)
+	be := len(base) - commonSuffix(base[bs:], b[bs:])
+	if bs == len(base) && len(b) == len(base) {
+		return a, true // b changed nothing
+	}
+	repl := b[bs : len(b)-(len(base)-be)]
+	pa := commonPrefix(base, a)
+	sa := commonSuffix(base, a)
+	switch {
+	case be < pa:
+		return splice(a, bs, be, string(repl)), true
+	case bs > len(base)-sa:
+		shift := len(a) - len(base)
+		return splice(a, bs+shift, be+shift, string(repl)), true
+	}
+	return nil, false
+}
+
+func commonPrefix(x, y []byte) int {
+	n := min(len(x), len(y))
+	i := 0
+	for i < n && x[i] == y[i] {
+		i++
+	}
+	return i
+}
+
+func commonSuffix(x, y []byte) int {
+	n := min(len(x), len(y))
+	i := 0
+	for i < n && x[len(x)-1-i] == y[len(y)-1-i] {
+		i++
+	}
+	return i
+}
