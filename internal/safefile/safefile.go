@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
@@ -85,7 +86,12 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 	}
 	defer w.unlock()
 
-	for range maxAttempts {
+	for attempt := range maxAttempts {
+		if attempt > 0 {
+			// An editor that just saved often saves again at once (a
+			// formatter, an autosave): let it finish before reading again.
+			time.Sleep(time.Duration(attempt)*5*time.Millisecond + rand.N(5*time.Millisecond))
+		}
 		old, fi, err := readRegular(w.target, opts.maxSize())
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("write %s: %w", path, err)
@@ -122,7 +128,7 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 
 // maxAttempts bounds how often Update starts over when something that does
 // not take the lock (a person's editor) changes the target meanwhile.
-const maxAttempts = 5
+const maxAttempts = 8
 
 // errChanged says the target changed between the read and the rename.
 var errChanged = errors.New("changed by another program")
