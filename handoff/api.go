@@ -5,7 +5,6 @@ package handoff
 
 import (
 	"errors"
-	"io"
 	"time"
 
 	"github.com/continuity-md/continuity/ledger"
@@ -66,4 +65,21 @@ type Handoff struct {
 // ErrNoHandoff reports that a session has no handoff yet.
 var ErrNoHandoff = errors.New("no handoff")
 
-var _ = io.EOF
+// Redact passes every text a handoff carries from the session and the
+// ledger through red (which replaces secrets with markers), before the
+// handoff is rendered and its items cut to size: a secret cut in half would
+// no longer be recognised.
+func (h *Handoff) Redact(red func(string) string) {
+	for _, s := range []*string{&h.Summary, &h.Goal, &h.Now, &h.Branch, &h.Author} {
+		*s = red(*s)
+	}
+	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Commands, &h.Errors, &h.Prompts} {
+		for i := range *list {
+			(*list)[i] = red((*list)[i])
+		}
+	}
+	for i := range h.Decisions {
+		d := &h.Decisions[i]
+		d.Decision, d.Why = red(d.Decision), red(d.Why)
+	}
+}

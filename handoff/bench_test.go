@@ -84,7 +84,7 @@ func benchmarkRead(b *testing.B, data []byte) {
 	var f *Facts
 	for b.Loop() {
 		var err error
-		f, err = ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj")
+		f, err = ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestBenchTranscriptFacts(t *testing.T) {
 		t.Skip("50 MB")
 	}
 	data := benchTranscript(t)
-	f, err := ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj")
+	f, err := ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,16 +42,38 @@ type taskUpdate struct {
 // collector turns decoded transcript entries into Facts.
 type collector struct {
 	root    string
+	red     func(string) string // redacts secrets; nil: none
 	f       Facts
 	pending []pendingUse
 	files   map[string]bool
+	// lastAssistant is the latest assistant text, cut wide: it is redacted
+	// and cut to size once, at the end, not at every message.
+	lastAssistant string
 }
 
-func newCollector(root string) *collector {
+func newCollector(root string, red func(string) string) *collector {
 	if root != "" {
 		root = filepath.Clean(root)
 	}
-	return &collector{root: root, files: map[string]bool{}}
+	return &collector{root: root, red: red, files: map[string]bool{}}
+}
+
+// redactMargin is how far past a cut a kept text is redacted: a secret that
+// starts before the cut is matched whole (a private key block is a few KB),
+// not as a fragment no rule recognises.
+const redactMargin = 8 << 10
+
+// redacted is s redacted, for a text that will be cut to at most n runes.
+func (c *collector) redacted(s string, n int) string {
+	if c.red == nil || s == "" {
+		return s
+	}
+	return c.red(prefixRunes(s, n+redactMargin))
+}
+
+// keep is s, redacted, cut to at most n runes (see capRunes).
+func (c *collector) keep(s string, n int) string {
+	return capRunes(c.redacted(s, n), n)
 }
 
 // line decodes one transcript line. A line that is not valid JSON (a last
@@ -130,14 +152,14 @@ func (c *collector) user(msg gjson.Result, isMeta, isSummary, sidechain bool) {
 	text := contentText(msg.Get("content"))
 	if isSummary {
 		if s := cleanTranscriptSummary(text); s != "" {
-			c.f.CompactSummary = capRunes(s, 4*maxTextRunes)
+			c.f.CompactSummary = c.keep(s, 4*maxTextRunes)
 		}
 		return
 	}
 	if isMeta || sidechain || !isTypedPrompt(text) {
 		return
 	}
-	c.f.Prompts = appendLast(c.f.Prompts, maxPrompts, capRunes(strings.TrimSpace(text), maxPromptRune))
+	c.f.Prompts = appendLast(c.f.Prompts, maxPrompts, c.keep(strings.TrimSpace(text), maxPromptRune))
 }
 
 // contentText is a message's text: the string itself, or its text blocks
@@ -195,7 +217,7 @@ func (c *collector) assistant(msg gjson.Result, sidechain bool) {
 		return true
 	})
 	if len(texts) > 0 && !sidechain {
-		c.f.LastAssistant = capRunes(strings.Join(texts, "\n\n"), maxTextRunes)
+		c.lastAssistant = strings.Clone(prefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))
 	}
 }
 
@@ -208,18 +230,18 @@ func (c *collector) toolUse(el gjson.Result) {
 	case "NotebookEdit":
 		u.path = in.Get("notebook_path").Str
 	case "Bash":
-		u.command = in.Get("command").Str
+		u.command = c.redacted(in.Get("command").Str, 4*maxLineRunes)
 		if cmd := commandLine(u.command); cmd != "" && !trivialCommand(u.command) {
 			c.f.Commands = appendLastUnique(c.f.Commands, cmd, maxCommands)
 		}
 	case "TaskCreate":
-		u.subject = in.Get("subject").Str
+		u.subject = c.redacted(in.Get("subject").Str, maxLineRunes)
 	case "TaskUpdate":
-		u.update = &taskUpdate{id: scalarString(in.Get("taskId")), status: in.Get("status").Str, subject: in.Get("subject").Str}
+		u.update = &taskUpdate{id: scalarString(in.Get("taskId")), status: in.Get("status").Str, subject: c.redacted(in.Get("subject").Str, maxLineRunes)}
 	case "TodoWrite":
 		u.todos = []Task{}
 		in.Get("todos").ForEach(func(_, t gjson.Result) bool {
-			u.todos = append(u.todos, Task{ID: scalarString(t.Get("id")), Subject: capRunes(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
+			u.todos = append(u.todos, Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
 			return true
 		})
 	}
@@ -259,7 +281,7 @@ func (c *collector) toolResults(content gjson.Result) {
 			}
 		}
 		if isErr {
-			c.f.Errors = appendLast(c.f.Errors, maxErrors, errorLine(u, contentText(el.Get("content"))))
+			c.f.Errors = appendLast(c.f.Errors, maxErrors, errorLine(u, c.redacted(contentText(el.Get("content")), 50*maxLineRunes)))
 			return true
 		}
 		if found {
@@ -338,6 +360,9 @@ func (c *collector) finish() *Facts {
 		c.apply(u, "")
 	}
 	c.pending = nil
+	if c.lastAssistant != "" {
+		c.f.LastAssistant = c.keep(c.lastAssistant, maxTextRunes)
+	}
 	f := c.f
 	return &f
 }
@@ -456,6 +481,21 @@ func stripBlocks(s, open, close string) string {
 		}
 		s = s[:i] + s[i+j+len(close):]
 	}
+}
+
+// prefixRunes is s cut to at most n runes (no mark; may share s's memory).
+func prefixRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i]
+		}
+		count++
+	}
+	return s
 }
 
 // capRunes cuts s to at most n runes, ending in "…" when cut, and returns

@@ -29,7 +29,7 @@ func FuzzReadTranscript(f *testing.F) {
 	f.Add([]byte(toolUse("a", "TodoWrite", `{"todos":[{"content":"x","status":"completed"}]}`) + "\n" + result("a", "ok")))
 	f.Add([]byte(toolUse("a", "Edit", `{"file_path":"/home/dev/proj/x"}`) + "\n" + result("a", "ok") + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj")
+		a, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func FuzzReadTranscript(f *testing.F) {
 				t.Errorf("empty file path in %q", a.Files)
 			}
 		}
-		b, _ := ReadTranscript(bytes.NewReader(data), "/home/dev/proj")
+		b, _ := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")
 		}

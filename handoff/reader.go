@@ -20,13 +20,15 @@ const MaxLineBytes = 8 << 20
 const readBufferSize = 64 << 10
 
 // ReadTranscript reads a transcript as a stream; root makes file paths relative.
-// A truncated or garbage line is skipped, never fatal.
+// red, when not nil, redacts secrets from every text kept (prompts,
+// commands, errors, tasks, the last assistant text, the compaction summary)
+// before it is cut to size. A truncated or garbage line is skipped, never fatal.
 //
 // Memory stays bounded whatever the input: at most one line of
 // MaxLineBytes is held (plus a copy for decoding), and every list in Facts
 // keeps only its last entries. Only an error from r itself is returned.
-func ReadTranscript(r io.Reader, root string) (*Facts, error) {
-	c := newCollector(root)
+func ReadTranscript(r io.Reader, root string, red func(string) string) (*Facts, error) {
+	c := newCollector(root, red)
 	lr := lineReader{br: bufio.NewReaderSize(r, readBufferSize), max: MaxLineBytes}
 	for {
 		line, st, err := lr.next()
@@ -51,7 +53,7 @@ func ReadTranscript(r io.Reader, root string) (*Facts, error) {
 }
 
 // ReadTranscriptFile opens path (a regular file only) and reads it.
-func ReadTranscriptFile(path, root string) (*Facts, error) {
+func ReadTranscriptFile(path, root string, red func(string) string) (*Facts, error) {
 	// Stat before opening: opening a FIFO would block.
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -65,7 +67,7 @@ func ReadTranscriptFile(path, root string) (*Facts, error) {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	facts, err := ReadTranscript(f, root)
+	facts, err := ReadTranscript(f, root, red)
 	if err != nil {
 		return facts, fmt.Errorf("%s: %w", path, err)
 	}

@@ -14,7 +14,7 @@ import (
 
 func readFixture(t testing.TB, name, root string) *Facts {
 	t.Helper()
-	f, err := ReadTranscriptFile(filepath.Join("..", "testdata", "transcripts", name), root)
+	f, err := ReadTranscriptFile(filepath.Join("..", "testdata", "transcripts", name), root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func prompt(text string) string { return strings.Replace(synthPrompt, "PROMPT", 
 
 func read(t *testing.T, lines ...string) *Facts {
 	t.Helper()
-	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj")
+	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestReadTranscriptBadLines(t *testing.T) {
 		// The last line, cut mid-write: never read as a prompt.
 		`{"type":"user","message":{"role":"user","content":"cut sh`,
 	}, "\n")
-	f, err := ReadTranscript(strings.NewReader(in), "")
+	f, err := ReadTranscript(strings.NewReader(in), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestReadTranscriptBadLines(t *testing.T) {
 		t.Errorf("lines, bytes = %d, %d; want 16, %d", f.Lines, f.Bytes, len(in))
 	}
 	// A complete last line without a newline is read.
-	f, _ = ReadTranscript(strings.NewReader(prompt("no newline")), "")
+	f, _ = ReadTranscript(strings.NewReader(prompt("no newline")), "", nil)
 	if want := []string{"no newline"}; !reflect.DeepEqual(f.Prompts, want) {
 		t.Errorf("prompts = %q, want %q", f.Prompts, want)
 	}
@@ -276,7 +276,7 @@ func TestReadTranscriptTruncatedRecording(t *testing.T) {
 	if i < 0 {
 		t.Fatal("fixture changed")
 	}
-	f, err := ReadTranscript(bytes.NewReader(src[:i+20]), "/tmp/rec1/proj")
+	f, err := ReadTranscript(bytes.NewReader(src[:i+20]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,9 @@ func TestReadTranscriptHugeLines(t *testing.T) {
 			src := &lineSource{head: c.head, n: c.size, tail: end}
 			var f *Facts
 			var err error
-			n := allocated(func() { f, err = ReadTranscript(io.MultiReader(strings.NewReader(prompt("before")+"\n"), src), "") })
+			n := allocated(func() {
+				f, err = ReadTranscript(io.MultiReader(strings.NewReader(prompt("before")+"\n"), src), "", nil)
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -414,10 +416,62 @@ func TestReadTranscriptListsBounded(t *testing.T) {
 }
 
 func TestReadTranscriptFileNotRegular(t *testing.T) {
-	if _, err := ReadTranscriptFile(t.TempDir(), ""); err == nil {
+	if _, err := ReadTranscriptFile(t.TempDir(), "", nil); err == nil {
 		t.Error("a directory was read as a transcript")
 	}
-	if _, err := ReadTranscriptFile(filepath.Join(t.TempDir(), "missing.jsonl"), ""); err == nil {
+	if _, err := ReadTranscriptFile(filepath.Join(t.TempDir(), "missing.jsonl"), "", nil); err == nil {
 		t.Error("a missing file was read")
+	}
+}
+
+// TestReadTranscriptRedactsBeforeCutting: a secret longer than what a
+// handoff keeps of a command, an error, a prompt, a task or the last
+// assistant text is redacted whole, before the cut could split it into a
+// fragment no rule knows.
+func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
+	secret := "SECRET" + strings.Repeat("x", 5000) + "END"
+	calls := 0
+	red := func(s string) string {
+		calls++
+		return strings.ReplaceAll(s, secret, "[REDACTED:test]")
+	}
+	long := strings.Repeat("word ", 100) // pushes the secret across every cut
+	text := long + secret
+	synthErr := strings.NewReplacer("ID", "b1", "RESULT", "Exit code 1\\n"+text).Replace(synthErrResult)
+	assistant := strings.Replace(strings.Replace(synthToolUse, `{"type":"tool_use","id":"ID","name":"NAME","input":INPUT}`, `{"type":"text","text":"`+text+`"}`, 1), "ID", "x", 1)
+	lines := []string{
+		prompt(strings.Repeat("p", 1990) + " " + secret),
+		toolUse("b1", "Bash", `{"command":"deploy --token `+secret+`"}`),
+		synthErr,
+		toolUse("c1", "TaskCreate", `{"subject":"`+long+secret+`"}`),
+		result("c1", "Task #1 created successfully"),
+		toolUse("d1", "TodoWrite", `{"todos":[{"content":"`+long+secret+`","status":"pending"}]}`),
+		result("d1", "ok"),
+		assistant,
+	}
+	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append(append(append([]string{f.LastAssistant}, f.Prompts...), f.Commands...), f.Errors...)
+	for _, task := range f.Tasks {
+		all = append(all, task.Subject)
+	}
+	for _, s := range all {
+		if strings.Contains(s, "SECRETxxx") {
+			t.Errorf("a fragment of the secret survived: %.120q", s)
+		}
+	}
+	joined := strings.Join(all, "\n")
+	if n := strings.Count(joined, "[REDACTED:test]"); n < 3 {
+		t.Errorf("%d markers in what was kept, want the secret's place marked:\n%s", n, joined)
+	}
+	if calls == 0 {
+		t.Fatal("the redaction function was never called")
+	}
+	// Without it, the same transcript keeps fragments: the test can fail.
+	plain, _ := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
+	if !strings.Contains(strings.Join(plain.Commands, ""), "SECRETxxx") {
+		t.Fatal("without redaction the command should keep a fragment of the secret")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/hookio"
-	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 )
 
@@ -53,7 +52,7 @@ whole JSON output (byte for byte what the hook prints) instead.`,
 			if err != nil {
 				fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
 			}
-			fmt.Fprintln(a.out, inject.Render(in))
+			fmt.Fprintln(a.out, renderContext(p, in))
 			return nil
 		},
 	}
@@ -176,7 +175,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 			if err != nil {
 				fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
 			}
-			fmt.Fprintln(a.out, inject.Render(in))
+			fmt.Fprintln(a.out, renderContext(p, in))
 			return nil
 		},
 	}

@@ -263,7 +263,7 @@ func sessionStartOutput(p *project.Project, name, source, agentSession string, n
 	if in.Policy == "none" {
 		return hookio.SessionStart("", ""), ""
 	}
-	text := inject.Render(in)
+	text := renderContext(p, in)
 	msg := fmt.Sprintf("continuity: %s", name)
 	if in.Ledger != nil && in.Ledger.Now != "" {
 		msg += " — now: " + oneLineCut(in.Ledger.Now, 80)
@@ -277,6 +277,23 @@ func sessionStartOutput(p *project.Project, name, source, agentSession string, n
 		msg = "continuity: ledger " + in.LedgerPath + " has a problem: " + in.LedgerProblem
 	}
 	return hookio.SessionStart(text, msg), problem
+}
+
+// renderContext renders what SessionStart injects, with secrets redacted.
+// A marker may be longer than the secret it replaces: when that takes the
+// text over the budget, it is rendered again with less room.
+func renderContext(p *project.Project, in inject.Input) string {
+	budget := in.Budget
+	if budget <= 0 {
+		budget = inject.DefaultBudget
+	}
+	budget = min(budget, inject.MaxBudget)
+	text := p.Redact(inject.Render(in))
+	for try := 0; try < 3 && inject.Length(text) > budget; try++ {
+		in.Budget = max(budget-(inject.Length(text)-budget)*(try+1), 500)
+		text = p.Redact(inject.Render(in))
+	}
+	return text
 }
 
 func oneLineCut(s string, n int) string {
@@ -368,7 +385,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	facts := &handoff.Facts{}
 	var warn []string
 	if r.Transcript != "" {
-		f, err := handoff.ReadTranscriptFile(r.Transcript, p.Root)
+		f, err := handoff.ReadTranscriptFile(r.Transcript, p.Root, p.Redact)
 		if err != nil {
 			warn = append(warn, fmt.Sprintf("transcript not read (%v)", err))
 		} else {
@@ -405,6 +422,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 		hdoc.Decisions = newDecisions(p, prevPath, hdoc.Decisions)
 	}
 	keepSections(hdoc, p.Config.Handoff.Sections)
+	hdoc.Redact(p.Redact)
 	tmpl := ""
 	if t := p.Config.Handoff.Template; t != "" {
 		b, err := safefile.Read(filepath.Join(p.Root, filepath.FromSlash(t)), p.WriteOptions())
@@ -417,6 +435,8 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	if err != nil {
 		return "", "", err
 	}
+	// Again on the whole file: a project's template may print more.
+	body = []byte(p.Redact(string(body)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("create handoff directory: %w", err)
 	}
@@ -561,7 +581,7 @@ func updateLedgerFiles(a *app, p *project.Project, name string, files []string, 
 	var rel []string
 	for _, f := range notOurs(p, files) {
 		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
-			rel = append(rel, f)
+			rel = append(rel, p.Redact(f))
 		}
 	}
 	path, err := p.LedgerPath(name)
@@ -604,7 +624,7 @@ func (h *hookRun) writeHandoff(event string) (string, error) {
 }
 
 func (h *hookRun) postCompact() (string, error) {
-	summary := handoff.CleanSummary(h.pl.CompactSummary)
+	summary := h.p.Redact(handoff.CleanSummary(h.pl.CompactSummary))
 	if summary == "" {
 		return "no compaction summary in the payload", nil
 	}

@@ -28,11 +28,13 @@ func writeJSON(w io.Writer, v any) error {
 
 // editActive makes edits on the active ledger (or the one named) under the
 // lock, refreshing `updated`. A ledger that does not parse is left untouched.
-func (a *app) editActive(name string, edits ...ledger.Edit) (string, error) {
+// build makes the edits from text passed through red, which redacts secrets.
+func (a *app) editActive(name string, build func(red func(string) string) []ledger.Edit) (string, error) {
 	p, err := a.project()
 	if err != nil {
 		return "", err
 	}
+	edits := build(p.Redact)
 	if name == "" {
 		if name, err = a.activeName(p); err != nil {
 			return "", err
@@ -99,7 +101,7 @@ func runNew(a *app, o newOptions) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create ledger directory: %w", err)
 	}
-	src := ledger.New(o.Name, o.Goal, a.now())
+	src := ledger.New(o.Name, p.Redact(o.Goal), a.now())
 	if err := safefile.Create(path, src, p.WriteOptions()); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("ledger %s already exists (make it active with `continuity use %s`)", p.Rel(path), o.Name)
@@ -160,7 +162,9 @@ func newScalarCmd(a *app, field string) *cobra.Command {
 			if text == "" {
 				return usageError{fmt.Errorf("%s needs a non-empty TEXT", field)}
 			}
-			rel, err := a.editActive(ledgerName, ledger.Set(field, text))
+			rel, err := a.editActive(ledgerName, func(red func(string) string) []ledger.Edit {
+				return []ledger.Edit{ledger.Set(field, red(text))}
+			})
 			if err != nil {
 				return err
 			}
@@ -198,20 +202,26 @@ Each argument is one item: quote an item that has spaces. An item already in the
 			if len(items) == 0 {
 				return usageError{fmt.Errorf("%s needs a non-empty TEXT", verb)}
 			}
-			var edits []ledger.Edit
-			if remove {
-				for _, it := range items {
-					edits = append(edits, ledger.Remove(key, it))
+			rel, err := a.editActive(ledgerName, func(red func(string) string) []ledger.Edit {
+				clean := make([]string, len(items))
+				for i, it := range items {
+					clean[i] = red(it)
 				}
-			} else {
-				edits = append(edits, ledger.Append(key, items...))
+				if remove {
+					var edits []ledger.Edit
+					for _, it := range clean {
+						edits = append(edits, ledger.Remove(key, it))
+					}
+					return edits
+				}
+				edits := []ledger.Edit{ledger.Append(key, clean...)}
 				if verb == "done" {
-					for _, it := range items {
+					for _, it := range clean {
 						edits = append(edits, ledger.Remove(ledger.KeyNext, it))
 					}
 				}
-			}
-			rel, err := a.editActive(ledgerName, edits...)
+				return edits
+			})
 			if err != nil {
 				return err
 			}
@@ -248,7 +258,10 @@ func newDecideCmd(a *app) *cobra.Command {
 				return usageError{errors.New("decide needs a decision TEXT and --why TEXT")}
 			}
 			d := ledger.Decision{Decision: text, Why: strings.TrimSpace(why), Date: a.now().UTC().Format("2006-01-02")}
-			rel, err := a.editActive(ledgerName, ledger.Decide(d))
+			rel, err := a.editActive(ledgerName, func(red func(string) string) []ledger.Edit {
+				d.Decision, d.Why = red(d.Decision), red(d.Why)
+				return []ledger.Edit{ledger.Decide(d)}
+			})
 			if err != nil {
 				return err
 			}
@@ -519,6 +532,8 @@ Other sections and notes are kept in the body. --stdout prints the result instea
 				if err != nil {
 					return nil, err
 				}
+				// The converted ledger is a new file to commit: no secrets.
+				out = []byte(p.Redact(string(out)))
 				result = out
 				if stdout {
 					return nil, safefile.ErrNoChange

@@ -55,21 +55,12 @@ for the next commit, as git will commit them (the pre-commit hook that
 	return c
 }
 
-// scanRedactor is the redactor scan uses for a project. It uses the
-// built-in rules; a project's configured rules plug in here.
-var scanRedactor = func(p *project.Project) (*redact.Redactor, error) {
-	return redact.New(redact.Config{})
-}
-
 func runScan(a *app, o scanOptions) error {
 	p, err := a.project()
 	if err != nil {
 		return err
 	}
-	r, err := scanRedactor(p)
-	if err != nil {
-		return err
-	}
+	r := p.Redactor()
 	type source struct {
 		name string
 		read func() ([]byte, error)

@@ -59,7 +59,7 @@ func benchInput(b *testing.B) inject.Input {
 	if err != nil {
 		b.Fatal(err)
 	}
-	facts, err := handoff.ReadTranscriptFile(filepath.Join(root, recordings[0]), "/tmp/rec1/proj")
+	facts, err := handoff.ReadTranscriptFile(filepath.Join(root, recordings[0]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

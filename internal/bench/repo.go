@@ -78,7 +78,7 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 	if out, err := runIn(dir, bin, "use", activeStream); err != nil {
 		return fmt.Errorf("continuity use: %v: %s", err, out)
 	}
-	facts, err := handoff.ReadTranscriptFile(filepath.Join(modRoot, recordings[0]), "/tmp/rec1/proj")
+	facts, err := handoff.ReadTranscriptFile(filepath.Join(modRoot, recordings[0]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		return err
 	}

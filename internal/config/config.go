@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/continuity-md/continuity/internal/redact"
 )
 
 // ProjectFile is the project configuration file, relative to the repository root.
@@ -23,12 +25,6 @@ const ProjectFile = ".continuity.yaml"
 
 // HandoffSections are the sections a handoff may hold, by config name.
 var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
-
-// Rule is an extra redaction pattern.
-type Rule struct {
-	Name    string `yaml:"name" json:"name"`
-	Pattern string `yaml:"pattern" json:"pattern"`
-}
 
 // Config is the effective configuration.
 type Config struct {
@@ -48,10 +44,9 @@ type Config struct {
 	} `yaml:"handoff" json:"handoff"`
 	// StaleAfter marks handoffs older than this as stale when injected and listed.
 	StaleAfter Duration `yaml:"stale_after" json:"stale_after"`
-	Redact     struct {
-		Extra []Rule   `yaml:"extra" json:"extra"`
-		Allow []string `yaml:"allow" json:"allow"`
-	} `yaml:"redact" json:"redact"`
+	// Redact adds a project's secret patterns and known false positives
+	// to the built-in rules.
+	Redact    redact.Config `yaml:"redact" json:"redact"`
 	Retention struct {
 		Days int `yaml:"days" json:"days"`
 		Max  int `yaml:"max" json:"max"`
@@ -230,7 +225,7 @@ func (c Config) clone() Config {
 	}
 	c.Sources = m
 	c.Handoff.Sections = append([]string(nil), c.Handoff.Sections...)
-	c.Redact.Extra = append([]Rule(nil), c.Redact.Extra...)
+	c.Redact.Extra = append([]redact.Rule(nil), c.Redact.Extra...)
 	c.Redact.Allow = append([]string(nil), c.Redact.Allow...)
 	return c
 }
@@ -282,6 +277,11 @@ func (c Config) check() error {
 	}
 	if c.Handoff.MaxBytes < 2048 {
 		return fmt.Errorf("handoff.max_bytes must be at least 2048, got %d", c.Handoff.MaxBytes)
+	}
+	if len(c.Redact.Extra) > 0 {
+		if _, err := redact.New(c.Redact); err != nil {
+			return err
+		}
 	}
 	if c.Retention.Days < 0 || c.Retention.Max < 0 {
 		return errors.New("retention days and max must not be negative")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -34,6 +35,7 @@ type Project struct {
 	HandoffDir string        // absolute
 	StateDir   string        // absolute, local, never committed
 	Config     *config.Loaded
+	redactor   *redact.Redactor
 }
 
 // Open finds the project that dir belongs to, reading the configuration
@@ -95,6 +97,27 @@ func (p *Project) Rel(path string) string {
 		return path
 	}
 	return filepath.ToSlash(r)
+}
+
+// Redactor finds secrets by the built-in rules and the project's own
+// (redact.extra, redact.allow). Built on first use.
+func (p *Project) Redactor() *redact.Redactor {
+	if p.redactor == nil {
+		r, err := redact.New(p.Config.Redact)
+		if err != nil { // the configuration was checked on load; this is only a fallback
+			r, _ = redact.New(redact.Config{})
+		}
+		p.redactor = r
+	}
+	return p.redactor
+}
+
+// Redact returns s with every secret replaced by a marker such as
+// [REDACTED:github-token]. Whatever the project writes to a file that may be
+// committed, or injects, goes through it.
+func (p *Project) Redact(s string) string {
+	out, _ := p.Redactor().Redact(s)
+	return out
 }
 
 // WriteOptions are the safefile options for files in this project.

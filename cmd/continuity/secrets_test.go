@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// secretCase is one fake secret of testdata/secrets/corpus.txtar with the
+// text around it.
+type secretCase struct {
+	name, pre, secret, post string
+}
+
+func loadSecrets(t *testing.T) []secretCase {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "secrets", "corpus.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []secretCase
+	for _, f := range ar.Files {
+		text := strings.TrimSuffix(string(f.Data), "\n")
+		pre, rest, ok1 := strings.Cut(text, "«")
+		secret, post, ok2 := strings.Cut(rest, "»")
+		if !ok1 || !ok2 {
+			t.Fatalf("corpus %s: no «secret»", f.Name)
+		}
+		out = append(out, secretCase{f.Name, pre, secret, post})
+	}
+	if len(out) < 30 {
+		t.Fatalf("only %d secrets in the corpus", len(out))
+	}
+	return out
+}
+
+// probes are pieces of a secret that must not appear anywhere once it is
+// redacted: the whole of a short one, else three 12-character windows of its
+// longest unbroken run (a leak cut short or joined onto one line still
+// shows one of them).
+func (c secretCase) probes() []string {
+	run := ""
+	for _, f := range strings.FieldsFunc(strings.ReplaceAll(c.secret, `\n`, "\n"), func(r rune) bool { return r == '\n' || r == ' ' }) {
+		if len(f) > len(run) {
+			run = f
+		}
+	}
+	if len(run) <= 16 {
+		return []string{run}
+	}
+	return []string{run[:12], run[len(run)/2-6 : len(run)/2+6], run[len(run)-12:]}
+}
+
+// jsonText is s as the inside of a JSON string, as the client writes it.
+func jsonText(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err)
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// TestSecretsNeverWritten puts each fake secret of the corpus into a
+// recorded transcript (a prompt, a Bash command, a failing tool's output,
+// a task and the last assistant text), into a compaction summary and into
+// CLI edits, runs the hooks and the commands, and checks that no file in
+// the work tree and nothing injected holds any piece of it, while each
+// handoff shows markers where the secret was.
+func TestSecretsNeverWritten(t *testing.T) {
+	bin := buildBinary(t)
+	tpl := transcriptTemplate(t)
+	e := newHEnv(t, bin, tpl)
+	secrets := loadSecrets(t)
+	anchors := []string{
+		`Add a token refresh endpoint, then logout`,     // the prompt
+		`"command":"go test ./src/auth/...`,             // a Bash command
+		`Exit code 1`,                                   // its failing output
+		`"subject":"Token refresh endpoint`,             // a task
+		`The refresh endpoint is in src/auth/token.go;`, // the last assistant text
+	}
+	for _, a := range anchors {
+		if !bytes.Contains(tpl, []byte(a)) {
+			t.Fatalf("the recorded transcript no longer has %q", a)
+		}
+	}
+	seen := map[string]bool{}
+	var outputs [][]byte // what SessionStart and context printed
+	hook := func(pl []byte) []byte {
+		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, pl, nil, 20*time.Second)
+		if code != 0 || len(bytes.TrimSpace(stderr)) > 0 {
+			t.Fatalf("hook: exit %d\n%s", code, stderr)
+		}
+		return stdout
+	}
+	cli := func(args ...string) []byte {
+		stdout, stderr, code, _ := runBounded(t, e, e.repo, args, nil, nil, 20*time.Second)
+		if code != 0 {
+			t.Fatalf("continuity %s: exit %d\n%s", args[0], code, stderr)
+		}
+		return stdout
+	}
+	for i, c := range secrets {
+		text := c.pre + c.secret + c.post
+		tr := tpl
+		for _, a := range anchors {
+			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+jsonText(" "+text)))
+		}
+		tr = bytes.ReplaceAll(tr, []byte("/tmp/demo-rec/proj"), []byte(e.repo))
+		path := filepath.Join(e.outside, fmt.Sprintf("secret-%02d.jsonl", i))
+		writeFile(t, path, tr, 0o644)
+		id := fmt.Sprintf("secret-%02d", i)
+		for k := range seen {
+			seen[k] = true
+		}
+		hook(payload(e, "session_id", id, "transcript_path", path))
+		hook(payload(e, "session_id", id, "transcript_path", path, "hook_event_name", "PostCompact",
+			"compact_summary", "<summary>\nWorked on the auth service. "+text+"\n</summary>"))
+		var fresh []string
+		for _, h := range handoffs(t, e) {
+			if _, ok := seen[h]; !ok {
+				seen[h] = false
+				fresh = append(fresh, h)
+			}
+		}
+		if len(fresh) != 1 {
+			t.Fatalf("%s: %d new handoffs, want 1", c.name, len(fresh))
+		}
+		h := mustRead(t, fresh[0])
+		// The secret reached every section it was put in, as a marker.
+		if n := bytes.Count(h, []byte("[REDACTED:")); n < 4 {
+			t.Errorf("%s: %d markers in %s, want one per place the secret was put:\n%s", c.name, n, filepath.Base(fresh[0]), h)
+		}
+		cli("next", "rotate "+text)
+		cli("decide", "Keep "+text+" out", "--why", "it was pasted: "+text)
+		outputs = append(outputs, hook(payload(e, "session_id", id+"-start", "hook_event_name", "SessionStart", "source", "startup")))
+		outputs = append(outputs, cli("context", "--source", "compact", "--session", id))
+	}
+
+	// Nothing anywhere in the work tree, and nothing injected.
+	files := 0
+	err := filepath.WalkDir(e.repo, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		rel, _ := filepath.Rel(e.repo, path)
+		outputs = append(outputs, append([]byte(rel+":\n"), b...))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaks := 0
+	for _, c := range secrets {
+		for _, p := range c.probes() {
+			for _, out := range outputs {
+				if bytes.Contains(out, []byte(p)) {
+					leaks++
+					where, _, _ := bytes.Cut(out, []byte("\n"))
+					t.Errorf("%s: %q found in %s", c.name, p, where)
+					for _, ln := range bytes.Split(out, []byte("\n")) {
+						if bytes.Contains(ln, []byte(p)) {
+							t.Logf("  line: %s", ln)
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	ledger := mustRead(t, e.ledger)
+	if n := bytes.Count(ledger, []byte("[REDACTED:")); n < 2*len(secrets) {
+		t.Errorf("%d markers in the ledger for %d secrets edited in twice each", n, len(secrets))
+	}
+	t.Logf("%d secrets, each in 5 transcript places, a compaction summary and 2 CLI edits; %d handoffs and %d files checked, %d leaks",
+		len(secrets), len(seen), files, leaks)
+}
