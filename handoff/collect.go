@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -295,7 +296,7 @@ func (c *collector) toolResults(content gjson.Result) {
 	})
 }
 
-var taskCreated = regexp.MustCompile(`^Task #(\S+?) created`)
+var taskCreated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Task #(\S+?) created`) })
 
 // apply records the effect of a tool call that did not fail.
 func (c *collector) apply(u pendingUse, result string) {
@@ -304,7 +305,7 @@ func (c *collector) apply(u pendingUse, result string) {
 		c.addFile(u.path)
 	case u.name == "TaskCreate" && u.subject != "":
 		t := Task{Subject: u.subject, Status: "pending"}
-		if m := taskCreated.FindStringSubmatch(strings.TrimSpace(result)); m != nil {
+		if m := taskCreated().FindStringSubmatch(strings.TrimSpace(result)); m != nil {
 			t.ID = m[1]
 		}
 		c.f.Tasks = appendLast(c.f.Tasks, maxTasks, t)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -53,7 +54,9 @@ func nameSlug(s string) string {
 
 // handoffName matches the names FileName makes, and the "~N" suffix a
 // writer adds when a name is taken.
-var handoffName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z_[a-z0-9-]+_[a-z0-9-]+)(?:~(\d{1,9}))?\.md$`)
+var handoffName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z_[a-z0-9-]+_[a-z0-9-]+)(?:~(\d{1,9}))?\.md$`)
+})
 
 // Latest returns the path of the newest handoff in dir (one session's
 // directory) without reading or stat-ing every file.
@@ -76,7 +79,7 @@ func Latest(dir string) (string, error) {
 	}
 	best, bestBase, bestN := "", "", -1
 	for _, name := range names {
-		m := handoffName.FindStringSubmatch(name)
+		m := handoffName().FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}
@@ -96,7 +99,7 @@ func Latest(dir string) (string, error) {
 	second := bestBase[:len("2006-01-02T15-04-05Z")]
 	var same []string
 	for _, name := range names {
-		if strings.HasPrefix(name, second) && handoffName.MatchString(name) {
+		if strings.HasPrefix(name, second) && handoffName().MatchString(name) {
 			same = append(same, name)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode/utf8"
 
@@ -231,14 +232,14 @@ func (l *list) size() int {
 // itemText makes a list item: one line, at most itemRunes long.
 func itemText(s string) string { return capRunes(oneLine(s), itemRunes) }
 
-var headingLine = regexp.MustCompile(`(?m)^ {0,3}(#{1,2})([ \t]|$)`)
+var headingLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ {0,3}(#{1,2})([ \t]|$)`) })
 
 // prose keeps multi-line text as it is, except that a heading of level one
 // or two inside it is demoted to level three: it must not start a section
 // of its own.
 func prose(s string) string {
 	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
-	return headingLine.ReplaceAllString(s, "###$2")
+	return headingLine().ReplaceAllString(s, "###$2")
 }
 
 // yamlQuote renders s as a double-quoted YAML scalar.

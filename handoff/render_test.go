@@ -262,7 +262,7 @@ func TestFileName(t *testing.T) {
 		if got != c.want {
 			t.Errorf("FileName(%q, %q) = %q, want %q", c.event, c.id, got, c.want)
 		}
-		if !handoffName.MatchString(got) {
+		if !handoffName().MatchString(got) {
 			t.Errorf("%q is not recognised as a handoff name", got)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -41,10 +42,10 @@ func errDecorated(key string) error {
 	return fmt.Errorf("%s has a YAML tag, anchor or alias: edit it by hand", key)
 }
 
-var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`) })
 
 func checkKey(key string) error {
-	if key != "" && !keyRE.MatchString(key) {
+	if key != "" && !keyRE().MatchString(key) {
 		return fmt.Errorf("invalid key %q", key)
 	}
 	return nil

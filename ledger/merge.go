@@ -216,7 +216,7 @@ func (m *merger) mergeKey(key string) error {
 		has[kindOf(s.entry(key))] = true
 	}
 	switch {
-	case !keyRE.MatchString(key) || has[fieldOther] || (has[fieldList] && has[fieldScalar]):
+	case !keyRE().MatchString(key) || has[fieldOther] || (has[fieldList] && has[fieldScalar]):
 		return m.mergeRaw(key)
 	case has[fieldList]:
 		return m.mergeList(key)

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"sync"
 	"text/template"
 	"time"
 
@@ -12,16 +13,18 @@ import (
 const TemplateName = "ledger.md.tmpl"
 
 // newTemplate parses the ledger template once; its funcs write YAML scalars.
-var newTemplate = template.Must(template.New(TemplateName).Funcs(template.FuncMap{
-	// yaml writes a value as a top-level YAML scalar: plain when it can be,
-	// quoted or as a block literal when it must.
-	"yaml": func(s string) string { return formatScalar(s, styleAuto, false, "  ", "\n") },
-}).Parse(templates.Read(TemplateName)))
+var newTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New(TemplateName).Funcs(template.FuncMap{
+		// yaml writes a value as a top-level YAML scalar: plain when it can
+		// be, quoted or as a block literal when it must.
+		"yaml": func(s string) string { return formatScalar(s, styleAuto, false, "  ", "\n") },
+	}).Parse(templates.Read(TemplateName)))
+})
 
 // New returns the bytes of a fresh ledger from the embedded template.
 func New(session, goal string, now time.Time) []byte {
 	var b bytes.Buffer
-	err := newTemplate.Execute(&b, struct{ Session, Goal, Updated string }{session, goal, FormatTime(now)})
+	err := newTemplate().Execute(&b, struct{ Session, Goal, Updated string }{session, goal, FormatTime(now)})
 	if err != nil {
 		panic("ledger: template " + TemplateName + ": " + err.Error())
 	}

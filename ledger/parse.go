@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -172,9 +173,14 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	// YAML also breaks lines at a bare CR, NEL, LS and PS; positions would
 	// disagree with the file's LF lines.
 	for i := 0; i < len(yml); i++ {
-		bad := yml[i] == '\r' && (i+1 == len(yml) || yml[i+1] != '\n')
-		for _, seq := range []string{"\u0085", "\u2028", "\u2029"} {
-			bad = bad || bytes.HasPrefix(yml[i:], []byte(seq))
+		var bad bool
+		switch yml[i] {
+		case '\r':
+			bad = i+1 == len(yml) || yml[i+1] != '\n'
+		case 0xC2: // NEL is C2 85
+			bad = i+1 < len(yml) && yml[i+1] == 0x85
+		case 0xE2: // LS and PS are E2 80 A8 and E2 80 A9
+			bad = i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9)
 		}
 		if bad {
 			return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
@@ -291,13 +297,13 @@ var parserProblems = []string{
 	"did not find expected", "found duplicate %", "found incompatible YAML document", "found undefined tag handle",
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlProblem maps a yaml.v3 syntax error to the file's line.
 func (d *frontDoc) yamlProblem(err error) Problem {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 		for _, p := range parserProblems {

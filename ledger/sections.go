@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/yuin/goldmark"
@@ -45,11 +46,11 @@ var headingKinds = map[string]secKind{
 	"state": secState,
 }
 
-var parenRE = regexp.MustCompile(`\s*\(.*\)\s*$`)
+var parenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(.*\)\s*$`) })
 
 func headingKind(title string) secKind {
 	t := strings.ToLower(strings.TrimSpace(title))
-	t = strings.TrimSuffix(parenRE.ReplaceAllString(t, ""), ":")
+	t = strings.TrimSuffix(parenRE().ReplaceAllString(t, ""), ":")
 	return headingKinds[strings.TrimSpace(t)]
 }
 
@@ -68,15 +69,19 @@ type sectionParse struct {
 }
 
 var (
-	boxRE       = regexp.MustCompile(`^\[([ xX→>~-])\]\s*`)
-	stateRE     = regexp.MustCompile(`(?i)^\**(done|now|next|remaining|current)\**\s*:\s*\**\s*`)
-	labelRE     = regexp.MustCompile(`(?i)^\**(decision|rationale|why|reason)\**\s*:\s*\**\s*`)
-	updatedRE   = regexp.MustCompile(`(?i)^(last )?updated:\s*(.+)$`)
-	sessionRE   = regexp.MustCompile(`(?i)^session:\s*(.+)$`)
-	filesRE     = regexp.MustCompile(`(?i)^\**(key )?files?\**\s*:\s*\**\s*`)
-	otherLabel  = regexp.MustCompile(`^\**[A-Za-z][A-Za-z ]{0,20}\**:\s`)
-	codeListRE  = regexp.MustCompile("^`[^`]+`(\\s*,\\s*`[^`]+`)*$")
-	codeSpanRE  = regexp.MustCompile("`([^`]+)`")
+	boxRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([ xX→>~-])\]\s*`) })
+	stateRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\**(done|now|next|remaining|current)\**\s*:\s*\**\s*`)
+	})
+	labelRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\**(decision|rationale|why|reason)\**\s*:\s*\**\s*`)
+	})
+	updatedRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(last )?updated:\s*(.+)$`) })
+	sessionRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^session:\s*(.+)$`) })
+	filesRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\**(key )?files?\**\s*:\s*\**\s*`) })
+	otherLabel  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\**[A-Za-z][A-Za-z ]{0,20}\**:\s`) })
+	codeListRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`[^`]+`(\\s*,\\s*`[^`]+`)*$") })
+	codeSpanRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 	decisionSep = []string{": ", " — ", " -- ", " - "}
 )
 
@@ -106,7 +111,7 @@ func readSections(path string, src []byte) *sectionParse {
 			htext := linesText(src, h)
 			if h.Level == 1 && title == "" && len(p.sections) == 0 {
 				title = htext
-				if m := sessionRE.FindStringSubmatch(title); m != nil {
+				if m := sessionRE().FindStringSubmatch(title); m != nil {
 					p.l.Session = strings.TrimSpace(m[1])
 					p.drop = append(p.drop, [2]int{start, end})
 				}
@@ -122,7 +127,7 @@ func readSections(path string, src []byte) *sectionParse {
 		if cur < 0 {
 			// Before the first section: an "Updated: ..." line.
 			if para, ok := n.(*ast.Paragraph); ok {
-				if m := updatedRE.FindStringSubmatch(linesText(src, para)); m != nil {
+				if m := updatedRE().FindStringSubmatch(linesText(src, para)); m != nil {
 					p.l.Updated = strings.TrimSpace(m[2])
 					start, end := blockRange(src, para)
 					p.drop = append(p.drop, [2]int{start, end})
@@ -201,20 +206,20 @@ func (p *sectionParse) takeItem(k secKind, it ast.Node) bool {
 		}
 	}
 	box := ""
-	if m := boxRE.FindStringSubmatch(t); m != nil {
+	if m := boxRE().FindStringSubmatch(t); m != nil {
 		box = m[1]
 		t = strings.TrimSpace(t[len(m[0]):])
 	}
 	checked := box == "x" || box == "X"
 	switch k {
 	case secState:
-		m := stateRE.FindStringSubmatch(t)
+		m := stateRE().FindStringSubmatch(t)
 		if m == nil {
 			return false
 		}
 		sub := map[string]secKind{"done": secDone, "now": secNow, "current": secNow, "next": secNext, "remaining": secNext}[strings.ToLower(m[1])]
 		if rest := strings.TrimSpace(t[len(m[0]):]); rest != "" {
-			box := boxRE.FindStringSubmatch(rest)
+			box := boxRE().FindStringSubmatch(rest)
 			p.addItem(sub, stripBox(rest), box != nil && (box[1] == "x" || box[1] == "X"))
 		}
 		if nested != nil {
@@ -224,12 +229,12 @@ func (p *sectionParse) takeItem(k secKind, it ast.Node) bool {
 		}
 		return all
 	case secDecisions:
-		t = labelRE.ReplaceAllString(t, "")
+		t = labelRE().ReplaceAllString(t, "")
 		dec := Decision{Decision: t}
 		if nested != nil {
 			for c := nested.FirstChild(); c != nil; c = c.NextSibling() {
 				nt := linesText(src, c.FirstChild())
-				if m := labelRE.FindStringSubmatch(nt); m != nil && strings.ToLower(m[1]) != "decision" && dec.Why == "" {
+				if m := labelRE().FindStringSubmatch(nt); m != nil && strings.ToLower(m[1]) != "decision" && dec.Why == "" {
 					dec.Why = strings.TrimSpace(nt[len(m[0]):])
 				} else {
 					all = false
@@ -252,13 +257,13 @@ func (p *sectionParse) takeItem(k secKind, it ast.Node) bool {
 		if nested != nil {
 			return false
 		}
-		if m := filesRE.FindString(t); m != "" {
+		if m := filesRE().FindString(t); m != "" {
 			t = strings.TrimSpace(t[len(m):])
-		} else if otherLabel.MatchString(t) {
+		} else if otherLabel().MatchString(t) {
 			return false
 		}
-		if codeListRE.MatchString(t) {
-			for _, m := range codeSpanRE.FindAllStringSubmatch(t, -1) {
+		if codeListRE().MatchString(t) {
+			for _, m := range codeSpanRE().FindAllStringSubmatch(t, -1) {
 				p.addItem(secFiles, m[1], false)
 			}
 			return all
@@ -311,7 +316,7 @@ func (p *sectionParse) addItem(k secKind, t string, checked bool) {
 }
 
 func stripBox(t string) string {
-	if m := boxRE.FindStringSubmatch(t); m != nil {
+	if m := boxRE().FindStringSubmatch(t); m != nil {
 		return strings.TrimSpace(t[len(m[0]):])
 	}
 	return t

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -117,7 +118,7 @@ newest Claude Code transcript of this project ($CLAUDE_CONFIG_DIR or ~/.claude, 
 	return c
 }
 
-var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+var nonAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9]`) })
 
 // latestTranscript finds the newest transcript Claude Code keeps for root.
 func latestTranscript(a *app, root string) string {
@@ -129,7 +130,7 @@ func latestTranscript(a *app, root string) string {
 		}
 		cfg = filepath.Join(home, ".claude")
 	}
-	dir := filepath.Join(cfg, "projects", nonAlnum.ReplaceAllString(root, "-"))
+	dir := filepath.Join(cfg, "projects", nonAlnum().ReplaceAllString(root, "-"))
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return ""

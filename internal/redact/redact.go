@@ -72,14 +72,14 @@ type rule struct {
 	valid func(secret, whole string, group int) bool // whole: the rule's entire match; group: the submatch that held secret (0: whole)
 }
 
-var kindRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var kindRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // New returns a Redactor with the built-in rules and c's extra rules and
 // allowances. It fails on a bad rule name or pattern.
 func New(c Config) (*Redactor, error) {
 	r := &Redactor{}
 	for i, x := range c.Extra {
-		if !kindRE.MatchString(x.Name) {
+		if !kindRE().MatchString(x.Name) {
 			return nil, fmt.Errorf("redact rule %d: name %q: use lowercase letters, digits and '-'", i+1, x.Name)
 		}
 		re, err := regexp.Compile(x.Pattern)
