@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -32,10 +33,25 @@ func Append(key string, items ...string) Edit {
 	}}
 }
 
-// Remove removes every item equal to item from a list field (see RemoveItem).
-func Remove(key, item string) Edit {
+// Remove removes every item equal to item from a list field (see
+// RemoveItem); nothing to remove is no error.
+func Remove(key, item string) Edit { return remove(key, item, false) }
+
+// RemoveExisting is Remove, failing with ErrNoItem when the list has no
+// such item.
+func RemoveExisting(key, item string) Edit { return remove(key, item, true) }
+
+// ErrNoItem reports a removal of an item that is not in the list.
+var ErrNoItem = errors.New("no such item")
+
+func remove(key, item string, strict bool) Edit {
 	return Edit{key, func() error { return checkRemove(key) }, func(d *frontDoc) ([]byte, bool, error) {
-		out, _, again, err := d.removeItem(key, item)
+		out, changed, again, err := d.removeItem(key, item)
+		// A run is repeated only while matches remain, so only the first
+		// can find none.
+		if err == nil && !changed && strict {
+			return nil, false, fmt.Errorf("%s has no item %q: %w", key, item, ErrNoItem)
+		}
 		return out, again, err
 	}}
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 	"text/template"
 	"time"
@@ -29,4 +30,20 @@ func New(session, goal string, now time.Time) []byte {
 		panic("ledger: template " + TemplateName + ": " + err.Error())
 	}
 	return b.Bytes()
+}
+
+// templateBody is the body a new ledger starts with, trimmed.
+var templateBody = sync.OnceValue(func() string {
+	src := New("x", "", time.Time{})
+	_, _, body, found, _ := splitFrontMatter(src)
+	if !found {
+		return ""
+	}
+	return strings.TrimSpace(string(src[body:]))
+})
+
+// IsTemplateBody reports whether body is still the one a new ledger starts
+// with (whitespace aside): placeholder text, not notes anyone wrote.
+func IsTemplateBody(body []byte) bool {
+	return templateBody() != "" && strings.TrimSpace(string(body)) == templateBody()
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -99,7 +100,12 @@ newest Claude Code transcript of this project ($CLAUDE_CONFIG_DIR or ~/.claude, 
 					fmt.Fprintln(a.errw, "continuity: no transcript of this project found; the handoff holds the ledger and git facts only")
 				}
 			}
-			rel, _, err := writeHandoff(a, p, handoffRequest{Name: name, Event: "manual", Transcript: transcript}, a.now())
+			// Claude Code names a transcript after its session.
+			session := strings.TrimSuffix(filepath.Base(transcript), ".jsonl")
+			if transcript == "" || session == filepath.Base(transcript) {
+				session = ""
+			}
+			rel, _, err := writeHandoff(a, p, handoffRequest{Name: name, Event: "manual", Transcript: transcript, AgentSession: session}, a.now())
 			if err != nil && rel == "" {
 				return err
 			}

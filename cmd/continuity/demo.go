@@ -81,6 +81,27 @@ func runDemo(a *app, keep bool) error {
 			return runCLI(s, "decide", "RS256, not HS256", "--why", "keys rotate per service")
 		}},
 	}
+	if git, err := exec.LookPath("git"); err == nil {
+		// What init registered is committed, as a team would: the hooks
+		// and the merge driver's .gitattributes line.
+		commit := struct {
+			show string
+			run  func(*app) error
+		}{`git add .claude .gitattributes && git commit -m "Register continuity"`, func(*app) error {
+			for _, args := range [][]string{{"add", ".claude", ".gitattributes"}, {"commit", "-q", "-m", "Register continuity"}} {
+				cmd := exec.Command(git, args...)
+				cmd.Dir = root
+				if out, err := cmd.CombinedOutput(); err != nil {
+					return fmt.Errorf("git %s: %v: %s", args[0], err, out)
+				}
+			}
+			return nil
+		}}
+		steps = append(steps[:1], append([]struct {
+			show string
+			run  func(*app) error
+		}{commit}, steps[1:]...)...)
+	}
 	fmt.Fprintf(a.out, "continuity demo: a temporary repository at %s\n\n", root)
 	for _, st := range steps {
 		log.Reset()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -410,6 +411,9 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	meta := handoff.Meta{Session: r.Name, Created: now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
 		AgentSession: r.AgentSession, Version: version}
 	dirty := gitMeta(p, &meta, 400*time.Millisecond)
+	// The ledger's files are the ones this session worked on; the handoff
+	// also lists what else is uncommitted in the work tree.
+	sessionFiles := facts.Files
 	facts.Files = mergeFiles(facts.Files, notOurs(p, dirty))
 	hdoc := handoff.Build(meta, facts, l)
 	lpath, _ := p.LedgerPath(r.Name)
@@ -440,7 +444,15 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("create handoff directory: %w", err)
 	}
-	base := handoff.FileName(meta.Created, r.Event, r.AgentSession)
+	id := r.AgentSession
+	if id == "" {
+		// No session (a handoff written by hand): a random id, so two
+		// people's handoffs of the same second never share a name.
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	base := handoff.FileName(meta.Created, r.Event, id)
 	path := filepath.Join(dir, base)
 	// A name taken in the same second gets "~2", "~3", …: only the file
 	// name changes (a '~' in a directory above must not), and enough
@@ -457,7 +469,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	}
 	rel := p.Rel(path)
 	if l != nil {
-		if err := updateLedgerFiles(a, p, r.Name, facts.Files, now); err != nil {
+		if err := updateLedgerFiles(a, p, r.Name, sessionFiles, now); err != nil {
 			warn = append(warn, "ledger files not updated: "+strings.Split(err.Error(), "\n")[0])
 		}
 	}
@@ -543,7 +555,7 @@ func notOurs(p *project.Project, paths []string) []string {
 	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
 	var out []string
 	for _, f := range paths {
-		mine := false
+		mine := f == project.ConfigFile
 		for _, d := range own {
 			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
 				mine = true

@@ -210,7 +210,7 @@ Each argument is one item: quote an item that has spaces. An item already in the
 				if remove {
 					var edits []ledger.Edit
 					for _, it := range clean {
-						edits = append(edits, ledger.Remove(key, it))
+						edits = append(edits, ledger.RemoveExisting(key, it))
 					}
 					return edits
 				}

@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/redact"
 )
 
@@ -252,8 +253,8 @@ func (c Config) check() error {
 			return fmt.Errorf("%s must be a directory inside the repository, got %q", name, dir)
 		}
 	}
-	if c.Budget < 500 || c.Budget >= 10000 {
-		return fmt.Errorf("budget must be from 500 to 9,999 characters (Claude Code cuts 10,000 and more), got %d", c.Budget)
+	if c.Budget < 500 || c.Budget > inject.MaxBudget {
+		return fmt.Errorf("budget must be from 500 to 9,900 characters (Claude Code cuts 10,000 and more to a preview), got %d", c.Budget)
 	}
 	for src, policy := range c.Sources {
 		switch src {

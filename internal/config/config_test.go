@@ -50,7 +50,7 @@ func TestBadConfigKeepsDefaults(t *testing.T) {
 	write(t, filepath.Join(root, ProjectFile), "budget: 12000\nledger_dir: ../outside\nsources:\n  resume: everything\nhandoff:\n  colour: red\nbogus: 1\nstale_after: soon\nhandoff_dir: notes/handoffs\n")
 	l := Load(root, "", nil)
 	want := []string{
-		".continuity.yaml:1: budget must be from 500 to 9,999",
+		".continuity.yaml:1: budget must be from 500 to 9,900",
 		".continuity.yaml:2: ledger_dir must be a directory inside the repository",
 		".continuity.yaml:4: sources.resume must be full, short or none",
 		".continuity.yaml:6: handoff: unknown key \"colour\"",

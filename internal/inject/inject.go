@@ -163,8 +163,11 @@ func Render(in Input) string {
 }
 
 // notes returns a ledger body worth injecting: "" when it holds nothing
-// but headings.
+// but headings, or only the new ledger's placeholder text.
 func notes(body []byte) string {
+	if ledger.IsTemplateBody(body) {
+		return ""
+	}
 	for _, line := range strings.Split(string(body), "\n") {
 		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
 			return strings.TrimSpace(string(body))

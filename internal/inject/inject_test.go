@@ -148,3 +148,24 @@ func TestRenderMarksStaleHandoffs(t *testing.T) {
 		t.Errorf("policy short overrides the source:\n%s", out)
 	}
 }
+
+// A new ledger's placeholder notes are not injected; notes someone wrote are.
+func TestTemplateNotesNotInjected(t *testing.T) {
+	src := ledger.New("x", "Ship the auth refactor", time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	l, err := ledger.Parse("x.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Source: "startup", Name: "x", LedgerPath: "thoughts/ledgers/CONTINUITY_x.md", Ledger: l, Now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
+	if out := Render(in); strings.Contains(out, "Notes:") || strings.Contains(out, "Free notes") {
+		t.Errorf("placeholder notes injected:\n%s", out)
+	}
+	l2, err := ledger.Parse("x.md", append(src, []byte("\nThe staging DB is read-only on Fridays.\n")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Ledger = l2
+	if out := Render(in); !strings.Contains(out, "read-only on Fridays") {
+		t.Errorf("written notes not injected:\n%s", out)
+	}
+}
