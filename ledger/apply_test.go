@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // asEdit is the Edit for a golden's edit; touch has none (Apply touches).
@@ -76,21 +74,13 @@ func checkApply(t *testing.T, src []byte, es ...edit) {
 // them through Apply give the bytes of the edits made one by one and Touch.
 func TestApplyGoldens(t *testing.T) {
 	n := 0
-	for _, file := range goldenFiles(t, "edits") {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, _ := archiveFile(a, "input.md")
-		in = fileFlags(string(a.Comment), in)
-		cmd, _ := archiveFile(a, "cmd")
-		es := parseCmd(t, string(cmd))
-		for _, e := range es {
-			checkApply(t, in, e)
+	for _, g := range editGoldens(t) {
+		for _, e := range g.edits {
+			checkApply(t, g.in, e)
 			n++
 		}
-		checkApply(t, in, es...)
-		checkApply(t, in, edit{"append", KeyDone, "Shipped it"}, edit{"remove", KeyNext, "Shipped it"})
+		checkApply(t, g.in, g.edits...)
+		checkApply(t, g.in, edit{"append", KeyDone, "Shipped it"}, edit{"remove", KeyNext, "Shipped it"})
 		n += 2
 	}
 	if n < 20 {
@@ -121,15 +111,9 @@ func TestApplyLong(t *testing.T) {
 // FuzzApply: Apply of two edits equals the edits made one by one, then
 // Touch; neither fails where the other succeeds.
 func FuzzApply(f *testing.F) {
-	for _, file := range goldenFiles(f, "edits") {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		in, _ := archiveFile(a, "input.md")
-		in = fileFlags(string(a.Comment), in)
-		f.Add(in, uint8(1), uint8(4), "one more", uint8(2), uint8(4), "one more")
-		f.Add(in, uint8(0), uint8(2), "now this", uint8(3), uint8(0), "X|because|2026-11-23")
+	for _, g := range editGoldens(f) {
+		f.Add(g.in, uint8(1), uint8(4), "one more", uint8(2), uint8(4), "one more")
+		f.Add(g.in, uint8(0), uint8(2), "now this", uint8(3), uint8(0), "X|because|2026-11-23")
 	}
 	f.Fuzz(func(t *testing.T, src []byte, op1, key1 uint8, v1 string, op2, key2 uint8, v2 string) {
 		e1, e2 := fuzzEdit(op1%4, key1, v1), fuzzEdit(op2%4, key2, v2)

@@ -28,12 +28,8 @@ func checked(out []byte, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, perr := parseFront("", out)
-	if perr == nil {
-		_, perr = d.model()
-	}
-	if perr != nil {
-		return nil, fmt.Errorf("%w: %v", errBrokenEdit, perr)
+	if _, err := parseChecked(out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -252,3 +252,24 @@ func TestValidationGoldens(t *testing.T) {
 		})
 	}
 }
+
+// editGolden is one edit golden's input ledger (its flags applied) and edits.
+type editGolden struct {
+	in    []byte
+	edits []edit
+}
+
+func editGoldens(t testing.TB) []editGolden {
+	t.Helper()
+	var out []editGolden
+	for _, file := range goldenFiles(t, "edits") {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := archiveFile(a, "input.md")
+		cmd, _ := archiveFile(a, "cmd")
+		out = append(out, editGolden{fileFlags(string(a.Comment), in), parseCmd(t, string(cmd))})
+	}
+	return out
+}

@@ -35,15 +35,8 @@ func fuzzEdit(op, key uint8, value string) edit {
 // applied twice equals once, and the result parses with the edit visible and
 // every other field unchanged.
 func FuzzEdit(f *testing.F) {
-	for _, file := range goldenFiles(f, "edits") {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		in, _ := archiveFile(a, "input.md")
-		in = fileFlags(string(a.Comment), in)
-		cmd, _ := archiveFile(a, "cmd")
-		for _, e := range parseCmd(f, string(cmd)) {
+	for _, g := range editGoldens(f) {
+		for _, e := range g.edits {
 			op := uint8(0)
 			for i, o := range fuzzOps {
 				if o == e.op {
@@ -56,7 +49,7 @@ func FuzzEdit(f *testing.F) {
 					key = uint8(i)
 				}
 			}
-			f.Add(in, op, key, e.value)
+			f.Add(g.in, op, key, e.value)
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte, op, key uint8, value string) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,44 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/continuity-md/continuity/internal/redact/redacttest"
 )
-
-// secretCase is one fake secret of testdata/secrets/corpus.txtar with the
-// text around it.
-type secretCase struct {
-	name, pre, secret, post string
-}
-
-func loadSecrets(t *testing.T) []secretCase {
-	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "secrets", "corpus.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []secretCase
-	for _, f := range ar.Files {
-		text := strings.TrimSuffix(string(f.Data), "\n")
-		pre, rest, ok1 := strings.Cut(text, "«")
-		secret, post, ok2 := strings.Cut(rest, "»")
-		if !ok1 || !ok2 {
-			t.Fatalf("corpus %s: no «secret»", f.Name)
-		}
-		out = append(out, secretCase{f.Name, pre, secret, post})
-	}
-	if len(out) < 30 {
-		t.Fatalf("only %d secrets in the corpus", len(out))
-	}
-	return out
-}
 
 // probes are pieces of a secret that must not appear anywhere once it is
 // redacted: the whole of a short one, else three 12-character windows of its
 // longest unbroken run (a leak cut short or joined onto one line still
 // shows one of them).
-func (c secretCase) probes() []string {
+func probes(c redacttest.Entry) []string {
 	run := ""
-	for _, f := range strings.FieldsFunc(strings.ReplaceAll(c.secret, `\n`, "\n"), func(r rune) bool { return r == '\n' || r == ' ' }) {
+	for _, f := range strings.FieldsFunc(strings.ReplaceAll(c.Secret, `\n`, "\n"), func(r rune) bool { return r == '\n' || r == ' ' }) {
 		if len(f) > len(run) {
 			run = f
 		}
@@ -57,18 +28,6 @@ func (c secretCase) probes() []string {
 		return []string{run}
 	}
 	return []string{run[:12], run[len(run)/2-6 : len(run)/2+6], run[len(run)-12:]}
-}
-
-// jsonText is s as the inside of a JSON string, as the client writes it.
-func jsonText(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		panic(err)
-	}
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
 }
 
 // TestSecretsNeverWritten puts each fake secret of the corpus into a
@@ -81,7 +40,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 	bin := buildBinary(t)
 	tpl := transcriptTemplate(t)
 	e := newHEnv(t, bin, tpl)
-	secrets := loadSecrets(t)
+	secrets := redacttest.Corpus(t)
 	anchors := []string{
 		`Add a token refresh endpoint, then logout`,     // the prompt
 		`"command":"go test ./src/auth/...`,             // a Bash command
@@ -111,10 +70,10 @@ func TestSecretsNeverWritten(t *testing.T) {
 		return stdout
 	}
 	for i, c := range secrets {
-		text := c.pre + c.secret + c.post
+		text := c.Text()
 		tr := tpl
 		for _, a := range anchors {
-			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+jsonText(" "+text)))
+			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+redacttest.JSONString(" "+text)))
 		}
 		tr = bytes.ReplaceAll(tr, []byte("/tmp/demo-rec/proj"), []byte(e.repo))
 		path := filepath.Join(e.outside, fmt.Sprintf("secret-%02d.jsonl", i))
@@ -134,12 +93,12 @@ func TestSecretsNeverWritten(t *testing.T) {
 			}
 		}
 		if len(fresh) != 1 {
-			t.Fatalf("%s: %d new handoffs, want 1", c.name, len(fresh))
+			t.Fatalf("%s: %d new handoffs, want 1", c.Name, len(fresh))
 		}
 		h := mustRead(t, fresh[0])
 		// The secret reached every section it was put in, as a marker.
 		if n := bytes.Count(h, []byte("[REDACTED:")); n < 4 {
-			t.Errorf("%s: %d markers in %s, want one per place the secret was put:\n%s", c.name, n, filepath.Base(fresh[0]), h)
+			t.Errorf("%s: %d markers in %s, want one per place the secret was put:\n%s", c.Name, n, filepath.Base(fresh[0]), h)
 		}
 		cli("next", "rotate "+text)
 		cli("decide", "Keep "+text+" out", "--why", "it was pasted: "+text)
@@ -173,12 +132,12 @@ func TestSecretsNeverWritten(t *testing.T) {
 	}
 	leaks := 0
 	for _, c := range secrets {
-		for _, p := range c.probes() {
+		for _, p := range probes(c) {
 			for _, out := range outputs {
 				if bytes.Contains(out, []byte(p)) {
 					leaks++
 					where, _, _ := bytes.Cut(out, []byte("\n"))
-					t.Errorf("%s: %q found in %s", c.name, p, where)
+					t.Errorf("%s: %q found in %s", c.Name, p, where)
 					for _, ln := range bytes.Split(out, []byte("\n")) {
 						if bytes.Contains(ln, []byte(p)) {
 							t.Logf("  line: %s", ln)

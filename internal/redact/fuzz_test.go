@@ -9,7 +9,7 @@ import (
 // input; every byte outside them is kept; redacting twice equals once.
 func FuzzRedact(f *testing.F) {
 	for _, e := range loadCorpus(f) {
-		f.Add(e.pre + e.secret + e.post)
+		f.Add(e.Pre + e.Secret + e.Post)
 	}
 	f.Add("DB_PASSWORD=\"\" token: ${X} https://a:@b -----BEGIN PRIVATE KEY-----")
 	f.Fuzz(func(t *testing.T, s string) {

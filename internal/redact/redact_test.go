@@ -10,49 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/continuity-md/continuity/internal/redact/redacttest"
 )
 
-// corpusEntry is one fake secret in the line of text that carries it.
-type corpusEntry struct {
-	name        string // kind/n
-	kind        string
-	pre, secret string
-	post        string
-}
-
-func loadCorpus(t testing.TB) []corpusEntry {
-	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "secrets", "corpus.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []corpusEntry
-	for _, f := range ar.Files {
-		text := strings.TrimSuffix(string(f.Data), "\n")
-		pre, rest, ok1 := strings.Cut(text, "«")
-		secret, post, ok2 := strings.Cut(rest, "»")
-		if !ok1 || !ok2 {
-			t.Fatalf("corpus %s: no «secret»", f.Name)
-		}
-		kind, _, _ := strings.Cut(f.Name, "/")
-		out = append(out, corpusEntry{f.Name, kind, pre, secret, post})
-	}
-	return out
-}
-
-// jsonString is s as the body of a JSON string, escaped as Claude Code's
-// transcripts escape it (no HTML escaping).
-func jsonString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		panic(err)
-	}
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
-}
+func loadCorpus(t testing.TB) []redacttest.Entry { return redacttest.Corpus(t) }
 
 // A context places a carrier line in a realistic piece of transcript or
 // handoff. SECRET marks where it goes; escape is how the line is written
@@ -64,10 +25,10 @@ type context struct {
 }
 
 var contexts = []context{
-	{"prompt", `{"type":"user","message":{"role":"user","content":"please run the deploy with this:\nSECRET\nthen go test ./internal/auth/... and update thoughts/ledgers/CONTINUITY_auth-refactor.md"},"uuid":"7c9e6679-7425-40de-944b-e07fc1f97e4d","cwd":"/home/kim/src/app"}`, jsonString},
-	{"tool-input", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"Bash","input":{"command":"cd /home/kim/src/app && SECRET && git rev-parse HEAD","description":"Deploy staging (task deploy-staging)"}}]},"uuid":"123e4567-e89b-12d3-a456-426614174000"}`, jsonString},
-	{"tool-output", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01A09q90qw90lq917835lq9","type":"tool_result","content":"$ cat config/staging.env\nSECRET\n$ git log -1 --format=%H\n3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f","is_error":false}]}}`, jsonString},
-	{"file-content", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"Write","input":{"file_path":"/home/kim/src/app/deploy/config/settings.yaml","content":"# staging settings, see github.com/acme/app/internal/config\nSECRET\nlog_level: debug\n"}}]}}`, jsonString},
+	{"prompt", `{"type":"user","message":{"role":"user","content":"please run the deploy with this:\nSECRET\nthen go test ./internal/auth/... and update thoughts/ledgers/CONTINUITY_auth-refactor.md"},"uuid":"7c9e6679-7425-40de-944b-e07fc1f97e4d","cwd":"/home/kim/src/app"}`, redacttest.JSONString},
+	{"tool-input", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"Bash","input":{"command":"cd /home/kim/src/app && SECRET && git rev-parse HEAD","description":"Deploy staging (task deploy-staging)"}}]},"uuid":"123e4567-e89b-12d3-a456-426614174000"}`, redacttest.JSONString},
+	{"tool-output", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01A09q90qw90lq917835lq9","type":"tool_result","content":"$ cat config/staging.env\nSECRET\n$ git log -1 --format=%H\n3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f","is_error":false}]}}`, redacttest.JSONString},
+	{"file-content", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"Write","input":{"file_path":"/home/kim/src/app/deploy/config/settings.yaml","content":"# staging settings, see github.com/acme/app/internal/config\nSECRET\nlog_level: debug\n"}}]}}`, redacttest.JSONString},
 	{"handoff", "## Commands run\n- `go test ./internal/auth/...` (ok)\n- `SECRET`\n## Files touched\n- src/auth/token.go\n- internal/auth/refresh.go\n", func(s string) string { return s }},
 }
 
@@ -81,15 +42,15 @@ func TestCorpusRecall(t *testing.T) {
 	for _, e := range entries {
 		for _, c := range contexts {
 			total++
-			in := strings.Replace(c.tmpl, "SECRET", c.escape(e.pre+e.secret+e.post), 1)
-			want := strings.Replace(c.tmpl, "SECRET", c.escape(e.pre)+Marker(e.kind)+c.escape(e.post), 1)
+			in := strings.Replace(c.tmpl, "SECRET", c.escape(e.Pre+e.Secret+e.Post), 1)
+			want := strings.Replace(c.tmpl, "SECRET", c.escape(e.Pre)+Marker(e.Kind)+c.escape(e.Post), 1)
 			got, fs := Redact(in)
 			if got != want {
-				t.Errorf("%s in %s:\n got: %s\nwant: %s\nfindings: %v", e.name, c.name, got, want, fs)
+				t.Errorf("%s in %s:\n got: %s\nwant: %s\nfindings: %v", e.Name, c.name, got, want, fs)
 				continue
 			}
-			if len(fs) != 1 || fs[0].Kind != e.kind || in[fs[0].Start:fs[0].End] != c.escape(e.secret) {
-				t.Errorf("%s in %s: findings %v, want one %s over the secret", e.name, c.name, fs, e.kind)
+			if len(fs) != 1 || fs[0].Kind != e.Kind || in[fs[0].Start:fs[0].End] != c.escape(e.Secret) {
+				t.Errorf("%s in %s: findings %v, want one %s over the secret", e.Name, c.name, fs, e.Kind)
 				continue
 			}
 			found++
@@ -102,7 +63,7 @@ func TestCorpusRecall(t *testing.T) {
 func TestCorpusCoversEveryKind(t *testing.T) {
 	have := map[string]bool{}
 	for _, e := range loadCorpus(t) {
-		have[e.kind] = true
+		have[e.Kind] = true
 	}
 	for _, k := range Kinds() {
 		if !have[k] {
@@ -120,14 +81,14 @@ func TestCorpusCoversEveryKind(t *testing.T) {
 func TestRedactTwiceIsOnce(t *testing.T) {
 	for _, e := range loadCorpus(t) {
 		for _, c := range contexts {
-			in := strings.Replace(c.tmpl, "SECRET", c.escape(e.pre+e.secret+e.post), 1)
+			in := strings.Replace(c.tmpl, "SECRET", c.escape(e.Pre+e.Secret+e.Post), 1)
 			once, _ := Redact(in)
 			twice, fs := Redact(once)
 			if twice != once || len(fs) != 0 {
-				t.Errorf("%s in %s: second pass changed it: %v\n%s", e.name, c.name, fs, twice)
+				t.Errorf("%s in %s: second pass changed it: %v\n%s", e.Name, c.name, fs, twice)
 			}
 			if strings.HasPrefix(c.tmpl, "{") && !json.Valid([]byte(once)) {
-				t.Errorf("%s in %s: redacted JSON does not parse: %s", e.name, c.name, once)
+				t.Errorf("%s in %s: redacted JSON does not parse: %s", e.Name, c.name, once)
 			}
 		}
 	}
