@@ -16,6 +16,16 @@ const (
 	goal       = "Replace session cookies with short-lived JWTs and refresh tokens"
 	summary    = "Added the token refresh endpoint in src/auth/token.go (RS256). Next: the logout endpoint."
 	tools      = "Write Edit Bash TaskCreate TaskUpdate"
+	ledgerNow  = "Wiring the refresh endpoint into the router"
+	ledgerNext = "Write the logout endpoint"
+
+	// A teammate's handoff, newer by name than anything the test writes: the
+	// compact injection must name this session's own PreCompact handoff.
+	decoyHandoff = "2099-01-01T00-00-00Z_session-end_teammate.md"
+	decoySummary = "Teammate's unrelated work on billing exports."
+	decoyText    = "---\nsession: \"" + workStream + "\"\ncreated: \"2099-01-01T00:00:00Z\"\nevent: \"session-end\"\n" +
+		"reason: \"other\"\nagent_session: \"00000000-0000-4000-8000-000000000000\"\nauthor: \"Teammate\"\n---\n\n" +
+		"# Handoff: " + workStream + "\n\n## Summary\n\n" + decoySummary + "\n"
 )
 
 // firstContexts returns the additionalContexts our hook printed (as the
@@ -51,6 +61,39 @@ func (p *project) firstContexts(s session, ids ...string) []string {
 			s.ID, len(printed), raw)
 	}
 	return out
+}
+
+// sourceContext returns the additionalContext our hook printed on its
+// SessionStart run with the given source in session id (as the transcript
+// records it) that reached the model verbatim in request r. It fails when
+// the hook did not run with that source or none of its outputs is in r.
+func (p *project) sourceContext(r mockapi.Request, id, source string) string {
+	p.t.Helper()
+	var printed []string
+	for _, run := range p.hookRuns(id) {
+		if run.Name != "SessionStart:"+source {
+			continue
+		}
+		if c := additionalContext(run.Stdout); c != "" {
+			printed = append(printed, c)
+		}
+	}
+	if len(printed) == 0 {
+		p.t.Fatalf("session %.8s: the transcript records no SessionStart:%s run of our hook with a context", id, source)
+	}
+	sent := texts(r.Body)
+	for _, c := range printed {
+		if anyContains(sent, contextMarker+c) {
+			return c
+		}
+	}
+	var heads []string
+	for _, c := range injected(r.Body) {
+		heads = append(heads, strings.SplitN(c, "\n", 2)[0])
+	}
+	p.t.Fatalf("session %.8s: request %d does not carry our SessionStart:%s context (%d printed); its injected contexts begin:\n%s",
+		id, r.N, source, len(printed), strings.Join(heads, "\n"))
+	return ""
 }
 
 func anyContains(list []string, sub string) bool {
@@ -130,6 +173,8 @@ func (p *project) logHookDurations(ids ...string) {
 func TestContinuityAcrossCompaction(t *testing.T) {
 	p := newProject(t)
 	p.initContinuity(workStream, goal)
+	p.run(p.bin, "now", ledgerNow)
+	p.run(p.bin, "next", ledgerNext)
 	token := filepath.Join(p.dir, "src", "auth", "token.go")
 
 	// 1. Startup: the work.
@@ -156,31 +201,29 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 		t.Errorf("startup: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
 	}
 
-	// 2. Compaction.
+	// 2. Compaction, then a prompt, in ONE client process (stream-json on
+	// stdin): the request after the compaction request must carry what
+	// SessionStart(compact) injected, naming the handoff PreCompact wrote for
+	// this session. A teammate's newer handoff in the same directory must not
+	// be taken for it.
+	handoffDir := filepath.Join("thoughts", "shared", "handoffs", workStream)
+	p.write(filepath.Join(handoffDir, decoyHandoff), decoyText)
 	p.api.SetSummary(summary)
-	compact := p.runClaude(nil, "--resume", work.ID, "-p", "/compact keep the auth notes")
-	if compact.ID != work.ID {
-		t.Errorf("/compact changed the session id: %s -> %s", work.ID, compact.ID)
+	cs := p.runClaudeStream([]mockapi.Response{mockapi.Text("Working on logout.")},
+		[]string{"/compact keep the auth notes", "continue with the logout endpoint"}, "--resume", work.ID)
+	if cs.ID != work.ID {
+		t.Errorf("/compact changed the session id: %s -> %s", work.ID, cs.ID)
 	}
-	compacted := false
-	for _, r := range compact.Requests {
-		compacted = compacted || r.Compaction
-	}
-	if !compacted {
-		t.Fatal("/compact sent no compaction request")
-	}
+	after := afterCompaction(t, cs.Turns[0].Requests, cs.Turns[1].Requests)
+	prePath := p.preCompactHandoff(work.ID, summary)
 	names, all := p.handoffs()
 	t.Logf("handoffs after compaction: %v", names)
-	if len(names) == 0 {
-		t.Fatalf("no handoff under thoughts/shared/handoffs/%s", workStream)
-	}
 	for _, want := range []string{"src/auth/token.go", "Add token refresh endpoint", "Write logout endpoint", summary} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no handoff holds %q; handoffs:\n%s", want, all)
 		}
 	}
-	// The PreCompact handoff, completed by PostCompact, holds the whole story.
-	pre := p.handoff(names, "_pre-compact_")
+	pre := p.handoff([]string{filepath.Base(prePath)}, "_pre-compact_")
 	for _, c := range []struct{ section, want string }{
 		{"Summary", summary},
 		{"Files touched", "src/auth/token.go"},
@@ -192,17 +235,13 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 			t.Errorf("pre-compact handoff, section %q lacks %q; sections: %q", c.section, c.want, pre)
 		}
 	}
-	compactRan := false
-	for _, r := range p.hookRuns(work.ID) {
-		if r.Name == "SessionStart:compact" {
-			compactRan = true
-			if !strings.Contains(r.Stdout, goal) {
-				t.Errorf("SessionStart(compact) output lacks the goal: %s", r.Stdout)
-			}
-		}
+
+	p.checkCompactContext(after, work.ID, prePath, summary)
+	if cs.Turns[1].Result != "Working on logout." {
+		t.Errorf("the prompt after /compact got %q, want the scripted reply", cs.Turns[1].Result)
 	}
-	if !compactRan {
-		t.Error("the transcript records no SessionStart:compact run of our hook")
+	if err := os.Remove(filepath.Join(p.dir, handoffDir, decoyHandoff)); err != nil {
+		t.Fatal(err)
 	}
 
 	// 3. Resume after compaction: the goal reaches the model again.
@@ -240,6 +279,141 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	for _, f := range []string{"pre-compact-manual.json", "post-compact-manual.json", "session-end-other.json"} {
 		t.Logf("continuity hook < %s on session %.8s: %v (wall, run directly)", f, work.ID, p.timeHook(f, work.ID).Round(time.Millisecond))
 	}
+}
+
+// afterCompaction returns the first model request after the compaction
+// request, which must be among the requests of the compacting turn; the
+// request after it may come later in that turn or in the next one.
+func afterCompaction(t *testing.T, compacting, next []mockapi.Request) mockapi.Request {
+	t.Helper()
+	at := -1
+	for i, r := range compacting {
+		if r.Compaction {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no compaction request among the %d requests of the compacting turn", len(compacting))
+	}
+	rest := append(append([]mockapi.Request(nil), compacting[at+1:]...), next...)
+	after := modelRequests(rest)
+	if len(after) == 0 {
+		t.Fatal("no model request after the compaction request: the prompt after compaction never reached the API")
+	}
+	return after[0]
+}
+
+// preCompactHandoff returns the path, relative to the repository, of the one
+// handoff PreCompact wrote for session id, checking that it is a file in the
+// work stream's handoff directory and that PostCompact put the compaction
+// summary into it.
+func (p *project) preCompactHandoff(id, summary string) string {
+	p.t.Helper()
+	names, _ := p.handoffs()
+	var name string
+	for _, n := range names {
+		if strings.HasSuffix(n, "_pre-compact_"+id[:8]+".md") {
+			if name != "" {
+				p.t.Fatalf("two pre-compact handoffs of session %.8s: %v", id, names)
+			}
+			name = n
+		}
+	}
+	if name == "" {
+		p.t.Fatalf("no pre-compact handoff of session %.8s under thoughts/shared/handoffs/%s: %v", id, workStream, names)
+	}
+	rel := "thoughts/shared/handoffs/" + workStream + "/" + name
+	if fi, err := os.Stat(filepath.Join(p.dir, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+		p.t.Fatalf("pre-compact handoff %s: %v", rel, err)
+	}
+	if text := p.read(rel); !strings.Contains(text, summary) {
+		p.t.Errorf("PostCompact did not put the compaction summary into %s:\n%s", rel, text)
+	}
+	return rel
+}
+
+// checkCompactContext checks what the model got in request r, the first
+// after a compaction of session id: our hook's SessionStart(compact) output,
+// verbatim, saying so, with the ledger's goal, now and next, naming the
+// handoff PreCompact wrote for this session (prePath), not the decoy; and
+// the client's own compaction summary. It returns the context.
+func (p *project) checkCompactContext(r mockapi.Request, id, prePath, summary string) string {
+	p.t.Helper()
+	ctx := p.sourceContext(r, id, "compact")
+	for _, want := range []string{
+		"restored at session start (compact)",
+		"Goal: " + goal,
+		"Now: " + ledgerNow,
+		"Next:\n- " + ledgerNext,
+		prePath + " (latest handoff)",
+	} {
+		if !strings.Contains(ctx, want) {
+			p.t.Errorf("the context after compaction lacks %q:\n%s", want, ctx)
+		}
+	}
+	for _, bad := range []string{decoyHandoff, decoySummary} {
+		if strings.Contains(ctx, bad) {
+			p.t.Errorf("the context after compaction holds the teammate's newer handoff (%q), not this session's:\n%s", bad, ctx)
+		}
+	}
+	if !anyContains(texts(r.Body), summary) {
+		p.t.Errorf("request %d, the first after compaction, does not carry the compaction summary", r.N)
+	}
+	return ctx
+}
+
+// autoCompactTokens is a prompt size that makes the pinned client compact by
+// itself before its next request: its model's window is 1,000,000 tokens;
+// 990,000 compacts, 960,000 does not (measured).
+const autoCompactTokens = 990000
+
+// TestAutoCompaction lets the client compact on its own: the stand-in API
+// reports a prompt near the context window, so before the next prompt's
+// request the client compacts with trigger "auto". PreCompact must write this
+// session's handoff (trigger auto, completed by PostCompact), and the request
+// after the compaction must carry our SessionStart(compact) context naming it.
+func TestAutoCompaction(t *testing.T) {
+	p := newProject(t)
+	p.initContinuity(workStream, goal)
+	p.run(p.bin, "now", ledgerNow)
+	p.run(p.bin, "next", ledgerNext)
+	work := p.runClaude([]mockapi.Response{mockapi.Text("The refresh route goes in the auth router.")},
+		"-p", "where does the refresh route go?")
+	p.write(filepath.Join("thoughts", "shared", "handoffs", workStream, decoyHandoff), decoyText)
+
+	const autoSummary = "Wired POST /v1/auth/refresh into the auth router; the logout endpoint is next."
+	p.api.SetSummary(autoSummary)
+	s := p.runClaudeStream([]mockapi.Response{
+		{Text: "The auth router is read.", InputTokens: autoCompactTokens},
+		mockapi.Text("Wiring the refresh route."),
+	}, []string{"read the auth router", "wire the refresh route"}, "--resume", work.ID)
+	if s.ID != work.ID {
+		t.Errorf("auto-compaction changed the session id: %s -> %s", work.ID, s.ID)
+	}
+	for _, r := range s.Turns[0].Requests {
+		if r.Compaction {
+			t.Fatalf("request %d compacted before the large prompt size was reported", r.N)
+		}
+	}
+	auto := false
+	for _, ev := range s.Events {
+		meta, _ := ev["compact_metadata"].(map[string]any)
+		auto = auto || ev["subtype"] == "compact_boundary" && meta["trigger"] == "auto"
+	}
+	if !auto {
+		t.Fatal("the client printed no compact_boundary event with trigger auto: it did not compact by itself")
+	}
+	after := afterCompaction(t, s.Turns[1].Requests, nil)
+	prePath := p.preCompactHandoff(work.ID, autoSummary)
+	if text := p.read(prePath); !strings.Contains(text, "trigger: \"auto\"") {
+		t.Errorf("the pre-compact handoff does not record trigger auto:\n%s", text)
+	}
+	p.checkCompactContext(after, work.ID, prePath, autoSummary)
+	if s.Turns[1].Result != "Wiring the refresh route." {
+		t.Errorf("the prompt after the auto-compaction got %q, want the scripted reply", s.Turns[1].Result)
+	}
+	p.logHookDurations(work.ID)
 }
 
 // TestBigLedgerStaysInline gives the ledger a notes body over 50 KB: what the

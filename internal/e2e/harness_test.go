@@ -241,14 +241,7 @@ func (p *project) runClaude(responses []mockapi.Response, args ...string) sessio
 	p.t.Helper()
 	before := len(p.api.Requests())
 	p.api.Push(responses...)
-	env := append(append([]string(nil), p.env...),
-		"ANTHROPIC_BASE_URL="+p.api.URL,
-		"ANTHROPIC_API_KEY=sk-e2e-offline",
-		"CLAUDE_CONFIG_DIR="+p.config,
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_TELEMETRY=1",
-	)
+	env := p.clientEnv()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.claude, append(args, "--output-format", "json")...)
@@ -275,6 +268,127 @@ func (p *project) runClaude(responses []mockapi.Response, args ...string) sessio
 		p.t.Fatalf("claude %s reported an error: %s", strings.Join(args, " "), stdout.String())
 	}
 	return session{ID: out.SessionID, Result: out.Result, Requests: p.api.Requests()[before:]}
+}
+
+// clientEnv is the environment of one client run against the project's mock API.
+func (p *project) clientEnv() []string {
+	return append(append([]string(nil), p.env...),
+		"ANTHROPIC_BASE_URL="+p.api.URL,
+		"ANTHROPIC_API_KEY=sk-e2e-offline",
+		"CLAUDE_CONFIG_DIR="+p.config,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+	)
+}
+
+// streamTurn is what one user message fed on stdin to a stream-json run produced.
+type streamTurn struct {
+	Prompt   string            // the user message sent
+	Result   string            // the text of its "result" event
+	Requests []mockapi.Request // the requests the API received during the turn
+}
+
+// streamSession is the outcome of one stream-json client run.
+type streamSession struct {
+	ID     string
+	Turns  []streamTurn
+	Events []map[string]any // every event printed on stdout, decoded
+}
+
+// runClaudeStream runs ONE client process with --input-format stream-json
+// --output-format stream-json and feeds it prompts as user messages on
+// stdin, one at a time: each is written after the previous turn's "result"
+// event, and stdin is closed after the last one. Slash commands such as
+// "/compact ..." work as prompts. It returns the session id and, per turn,
+// the requests the mock API received.
+func (p *project) runClaudeStream(responses []mockapi.Response, prompts []string, args ...string) streamSession {
+	p.t.Helper()
+	p.api.Push(responses...)
+	args = append(append([]string(nil), args...), "-p", "--input-format", "stream-json",
+		"--output-format", "stream-json", "--verbose")
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.claude, args...)
+	cmd.Dir = p.dir
+	cmd.Env = p.clientEnv()
+	cmd.WaitDelay = 5 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	stdoutPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+	fail := func(format string, a ...any) {
+		p.t.Helper()
+		_ = stdin.Close()
+		cancel()
+		_ = cmd.Wait()
+		p.t.Fatalf("claude stream-json %s: "+format+"\nstderr: %s", append(append([]any{strings.Join(args, " ")}, a...), stderr.String())...)
+	}
+	send := func(prompt string) {
+		line, _ := json.Marshal(map[string]any{"type": "user",
+			"message": map[string]any{"role": "user", "content": prompt}})
+		if _, err := stdin.Write(append(line, '\n')); err != nil {
+			fail("write %q: %v", prompt, err)
+		}
+	}
+	var out streamSession
+	before := len(p.api.Requests())
+	turn := 0
+	if len(prompts) == 0 {
+		_ = stdin.Close()
+	} else {
+		send(prompts[0])
+	}
+	sc := bufio.NewScanner(stdoutPipe)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var ev map[string]any
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		out.Events = append(out.Events, ev)
+		if id, _ := ev["session_id"].(string); id != "" && out.ID == "" {
+			out.ID = id
+		}
+		if ev["type"] != "result" || turn >= len(prompts) {
+			continue
+		}
+		if isErr, _ := ev["is_error"].(bool); isErr {
+			fail("turn %d (%q) reported an error: %s", turn+1, prompts[turn], sc.Text())
+		}
+		res, _ := ev["result"].(string)
+		all := p.api.Requests()
+		out.Turns = append(out.Turns, streamTurn{Prompt: prompts[turn], Result: res, Requests: all[before:]})
+		before = len(all)
+		turn++
+		if turn < len(prompts) {
+			send(prompts[turn])
+		} else {
+			_ = stdin.Close()
+		}
+	}
+	err = cmd.Wait()
+	p.t.Logf("claude %s (stream-json, %d prompts): %.1fs", strings.Join(args, " "), len(prompts), time.Since(start).Seconds())
+	if err != nil {
+		p.t.Fatalf("claude stream-json %s: %v\nstderr: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	if turn < len(prompts) {
+		p.t.Fatalf("claude stream-json %s: %d of %d prompts got a result event\nstderr: %s", strings.Join(args, " "), turn, len(prompts), stderr.String())
+	}
+	if out.ID == "" {
+		p.t.Fatalf("claude stream-json %s: no session id in %d events", strings.Join(args, " "), len(out.Events))
+	}
+	return out
 }
 
 // transcript returns the lines of a session's transcript, decoded.

@@ -15,6 +15,10 @@ import (
 type Response struct {
 	Text    string   // the assistant's text, when ToolUse is nil
 	ToolUse *ToolUse // one tool call; the client runs it and asks again
+	// InputTokens is the prompt size the reply's usage reports (0 = 1000):
+	// a size near the model's context window makes the client compact by
+	// itself before its next request (an "auto" PreCompact).
+	InputTokens int
 }
 
 // ToolUse is a tool call the model makes.
@@ -153,6 +157,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	id := fmt.Sprintf("msg_mock_%d", req.N)
 	stop := "end_turn"
+	inTokens := 1000
+	if haveNext && next.InputTokens > 0 {
+		inTokens = next.InputTokens
+	}
 	var content block
 	switch {
 	case req.Compaction:
@@ -170,12 +178,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		content = block{Type: "text", Text: "OK"}
 	}
 	if parsed.Stream {
-		stream(w, id, parsed.Model, content, stop)
+		stream(w, id, parsed.Model, content, stop, inTokens)
 		return
 	}
 	writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": parsed.Model,
 		"content": []block{content}, "stop_reason": stop, "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": 1000, "output_tokens": 20}})
+		"usage": map[string]int{"input_tokens": inTokens, "output_tokens": 20}})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -184,7 +192,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // stream writes one reply as server-sent events, the way the real API streams it.
-func stream(w http.ResponseWriter, id, model string, b block, stop string) {
+func stream(w http.ResponseWriter, id, model string, b block, stop string, inTokens int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -195,7 +203,7 @@ func stream(w http.ResponseWriter, id, model string, b block, stop string) {
 	}
 	event("message_start", map[string]any{"message": map[string]any{"id": id, "type": "message",
 		"role": "assistant", "model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": 1000, "output_tokens": 1}}})
+		"usage": map[string]int{"input_tokens": inTokens, "output_tokens": 1}}})
 	if b.Type == "text" {
 		event("content_block_start", map[string]any{"index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
 		event("content_block_delta", map[string]any{"index": 0, "delta": map[string]any{"type": "text_delta", "text": b.Text}})

@@ -176,3 +176,30 @@ func TestIsCompaction(t *testing.T) {
 		}
 	}
 }
+
+func TestInputTokens(t *testing.T) {
+	s := New(Response{Text: "big", InputTokens: 990000}, Response{Text: "big again", InputTokens: 990000}, Text("small"))
+	defer s.Close()
+	url := s.URL + "/v1/messages"
+	usage := func(raw any) float64 {
+		u, _ := raw.(map[string]any)
+		n, _ := u["input_tokens"].(float64)
+		return n
+	}
+
+	var m map[string]any
+	if err := json.NewDecoder(post(t, url, `{"model":"m"}`).Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if got := usage(m["usage"]); got != 990000 {
+		t.Errorf("non-streaming usage.input_tokens = %v, want 990000", got)
+	}
+	_, data := sse(t, post(t, url, `{"model":"m","stream":true}`).Body)
+	if got := usage(data[0]["message"].(map[string]any)["usage"]); got != 990000 {
+		t.Errorf("message_start usage.input_tokens = %v, want 990000", got)
+	}
+	_, data = sse(t, post(t, url, `{"model":"m","stream":true}`).Body)
+	if got := usage(data[0]["message"].(map[string]any)["usage"]); got != 1000 {
+		t.Errorf("default usage.input_tokens = %v, want 1000", got)
+	}
+}
