@@ -210,7 +210,13 @@ func Byline(m handoff.Meta, now time.Time) string {
 		if s != "" {
 			s += ", "
 		}
-		s += Age(now.Sub(m.Created)) + " ago"
+		if d := now.Sub(m.Created); d < -time.Minute {
+			// A clock ahead (another machine's) or a hand-edited date:
+			// say so rather than call it recent.
+			s += "dated " + m.Created.UTC().Format("2006-01-02 15:04") + " UTC, in the future"
+		} else {
+			s += Age(d) + " ago"
+		}
 	}
 	if m.Branch != "" {
 		s += " on " + m.Branch

@@ -169,3 +169,16 @@ func TestTemplateNotesNotInjected(t *testing.T) {
 		t.Errorf("written notes not injected:\n%s", out)
 	}
 }
+
+// A handoff dated ahead of now is not called recent.
+func TestBylineFuture(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	m := handoff.Meta{Event: "pre-compact", Author: "Kim", Created: now.Add(48 * time.Hour)}
+	if got := Byline(m, now); !strings.Contains(got, "in the future") || strings.Contains(got, "ago") {
+		t.Errorf("Byline = %q", got)
+	}
+	m.Created = now.Add(-3 * time.Hour)
+	if got := Byline(m, now); !strings.Contains(got, "3 h ago") {
+		t.Errorf("Byline = %q", got)
+	}
+}
