@@ -359,6 +359,9 @@ marked with *, with its goal and now, how many handoffs it has, who wrote the re
 latest handoff: by whom, how long ago, on which branch, and whether it is stale (stale_after).`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if recent < 0 {
+				return usageError{fmt.Errorf("--recent must be 0 or more, got %d", recent)}
+			}
 			p, err := a.project()
 			if err != nil {
 				return err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +15,34 @@ import (
 	"github.com/continuity-md/continuity/internal/project"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// devVersion is the version of a build that says nothing better.
+const devVersion = "0.1.0-dev"
+
+// version is set at build time with -ldflags "-X main.version=…". Left at
+// devVersion, it becomes the module version the go command recorded (see
+// moduleVersion), so `go install …@v1.2.0` reports 1.2.0.
+var version = devVersion
+
+func init() {
+	version = moduleVersion(version, debug.ReadBuildInfo)
+}
+
+// moduleVersion returns set unless it is devVersion and the build info
+// holds a real module version (not "(devel)", as `go run` and tests record),
+// which it returns without its leading "v".
+func moduleVersion(set string, readBuildInfo func() (*debug.BuildInfo, bool)) string {
+	if set != devVersion {
+		return set
+	}
+	info, ok := readBuildInfo()
+	if !ok || info == nil || info.Main.Version == "" || info.Main.Version == "(devel)" {
+		return set
+	}
+	return strings.TrimPrefix(info.Main.Version, "v")
+}
+
+// versionLine is what `continuity version` and `continuity --version` print.
+func versionLine() string { return "continuity " + version }
 
 // app carries what every command reads and writes: its IO, the environment
 // and the clock, so tests can run commands with buffers and a fixed time.
@@ -99,6 +127,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		SilenceErrors: true,
 		Version:       version,
 	}
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON where the command supports it")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddGroup(&cobra.Group{ID: "ledger", Title: "Ledger commands:"}, &cobra.Group{ID: "hooks", Title: "Hooks and handoffs:"}, &cobra.Group{ID: "setup", Title: "Setup:"})
@@ -119,7 +148,37 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
+	root.InitDefaultCompletionCmd()
+	strictCompletion(root)
 	return root
+}
+
+// strictCompletion makes cobra's completion command refuse a missing or
+// unknown shell as a usage error naming the shells it knows (by default it
+// prints its help and succeeds, which a setup script would not notice).
+func strictCompletion(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sub := range c.Commands() {
+			shells = append(shells, sub.Name())
+		}
+		slices.Sort(shells)
+		known := strings.Join(shells[:len(shells)-1], ", ") + " or " + shells[len(shells)-1]
+		if len(shells) == 1 {
+			known = shells[0]
+		}
+		// Reached only when no shell subcommand matched.
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{fmt.Errorf("completion needs a shell: %s", known)}
+			}
+			return usageError{fmt.Errorf("completion: unknown shell %q: use %s", args[0], known)}
+		}
+	}
 }
 
 // project opens the project the working directory belongs to.
@@ -176,7 +235,7 @@ func newVersionCmd(a *app) *cobra.Command {
 			if a.json {
 				return writeJSON(a.out, map[string]string{"version": version})
 			}
-			fmt.Fprintln(a.out, "continuity", version)
+			fmt.Fprintln(a.out, versionLine())
 			return nil
 		},
 	}

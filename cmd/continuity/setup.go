@@ -222,9 +222,12 @@ func newUninstallCmd(a *app) *cobra.Command {
 	return c
 }
 
+// check is one line of doctor's report. A warning is OK (doctor still
+// succeeds) with Warn set: something works worse than it could.
 type check struct {
 	Name string `json:"check"`
 	OK   bool   `json:"ok"`
+	Warn bool   `json:"warn,omitempty"`
 	Info string `json:"info"`
 	Fix  string `json:"fix,omitempty"`
 }
@@ -248,7 +251,7 @@ func runDoctor(a *app) error {
 	}
 	var checks []check
 	add := func(name string, ok bool, info, fix string) {
-		checks = append(checks, check{name, ok, info, fix})
+		checks = append(checks, check{Name: name, OK: ok, Info: info, Fix: fix})
 	}
 	// Settings: the project's, its local file and the user's, merged by event.
 	registered := map[string]string{}
@@ -326,6 +329,18 @@ func runDoctor(a *app) error {
 			add("directory", true, p.Rel(d)+" writable", "")
 		}
 	}
+	// The ledger merge driver: .gitattributes is committed, git config is
+	// not, so a fresh clone names a driver it does not define, and git
+	// then merges ledgers as plain text.
+	if attr, defined, ok := mergeDriverStatus(p); ok && attr == mergeDriverName {
+		if defined != "" {
+			add("merge driver", true, mergeDriverName+": "+defined, "")
+		} else {
+			checks = append(checks, check{Name: "merge driver", OK: true, Warn: true,
+				Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", mergeDriverName, mergeDriverName),
+				Fix:  "run `continuity init` (it keeps what is already set up)"})
+		}
+	}
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
@@ -375,8 +390,11 @@ func runDoctor(a *app) error {
 	} else {
 		for _, c := range checks {
 			mark := "ok  "
-			if !c.OK {
+			switch {
+			case !c.OK:
 				mark = "FAIL"
+			case c.Warn:
+				mark = "WARN"
 			}
 			fmt.Fprintf(a.out, "%s %-14s %s\n", mark, c.Name, c.Info)
 			if c.Fix != "" {
@@ -389,6 +407,44 @@ func runDoctor(a *app) error {
 		return errSilent
 	}
 	return nil
+}
+
+// mergeDriverStatus returns the merge attribute git applies to ledgers
+// (from .gitattributes) and the driver command git config defines for it
+// ("" when none); ok is false outside a git repository, for a ledger
+// directory outside it, or when git cannot tell.
+func mergeDriverStatus(p *project.Project) (attr, driver string, ok bool) {
+	if p.Repo.Root == "" {
+		return "", "", false
+	}
+	sample := p.Rel(filepath.Join(p.LedgerDir, "CONTINUITY_x.md"))
+	if filepath.IsAbs(sample) {
+		return "", "", false
+	}
+	cmd := exec.Command("git", "check-attr", "merge", "--", sample)
+	cmd.Dir = p.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", false
+	}
+	// "PATH: merge: VALUE", VALUE "unspecified", "set", "unset" or a name.
+	line := strings.TrimSpace(string(out))
+	i := strings.LastIndex(line, ": merge: ")
+	if i < 0 {
+		return "", "", false
+	}
+	attr = line[i+len(": merge: "):]
+	cmd = exec.Command("git", "config", "--get", "merge."+attr+".driver")
+	cmd.Dir = p.Root
+	out, err = cmd.Output()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return attr, strings.TrimSpace(string(out)), true
+	case errors.As(err, &exit) && exit.ExitCode() == 1: // the key is not set
+		return attr, "", true
+	}
+	return "", "", false
 }
 
 // enabledPlugin returns the id of the continuity plugin when a settings

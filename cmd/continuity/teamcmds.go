@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -73,6 +72,14 @@ func newSearchCmd(a *app) *cobra.Command {
 		Example: `  continuity search "refresh token" --author Kim --since 7d`,
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(args[0]) == "" {
+				return usageError{errors.New("search needs some text to look for")}
+			}
+			if session != "" {
+				if err := project.CheckName(session); err != nil {
+					return usageError{fmt.Errorf("--session: %w", err)}
+				}
+			}
 			p, err := a.project()
 			if err != nil {
 				return err
@@ -166,10 +173,13 @@ func newPruneCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "prune",
 		Short: "Remove old local state (never a ledger, a handoff or any committed file)",
-		Long: `Remove local state older than retention.days (default 30) and beyond retention.max entries
-(default 200): remembered agent sessions, stale locks and leftover temporary files, all under the
-git directory. Ledgers, handoffs and every other file in the work tree are never touched.
-SessionStart runs it lazily, at most once a day.`,
+		Long: `Remove local state, all under the git directory: remembered agent sessions older than
+retention.days (default 30) or beyond the newest retention.max (default 200), and the temporary
+files and directories writes leave (a killed write's included) once they are an hour old and no
+write holds their lock. Lock files stay: deleting one another process has open would let two
+writers in at once. Ledgers, handoffs and every other file in the work tree are never touched.
+--json prints {"dry_run": BOOL, "removed": [PATH...]}. SessionStart runs it lazily, at most once
+a day.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := a.project()
@@ -177,6 +187,21 @@ SessionStart runs it lazily, at most once a day.`,
 				return err
 			}
 			removed, err := prune(p, a.now(), dryRun)
+			if a.json {
+				if removed == nil {
+					removed = []string{}
+				}
+				if jerr := writeJSON(a.out, struct {
+					DryRun  bool     `json:"dry_run"`
+					Removed []string `json:"removed"`
+				}{dryRun, removed}); jerr != nil {
+					return jerr
+				}
+				if err != nil {
+					return fmt.Errorf("prune: %w", err)
+				}
+				return nil
+			}
 			for _, r := range removed {
 				verb := "removed"
 				if dryRun {
@@ -185,7 +210,7 @@ SessionStart runs it lazily, at most once a day.`,
 				fmt.Fprintf(a.out, "%s %s\n", verb, r)
 			}
 			if err != nil {
-				return err
+				return fmt.Errorf("prune: %w", err)
 			}
 			if len(removed) == 0 {
 				fmt.Fprintln(a.out, "nothing to prune")
@@ -197,22 +222,21 @@ SessionStart runs it lazily, at most once a day.`,
 	return c
 }
 
+// staleTempAge is how old a temporary file or directory must be before prune
+// removes it: far longer than any write takes.
+const staleTempAge = time.Hour
+
 // prune removes local state by age and count. It only ever looks inside the
-// project's state directory.
+// project's state directory. Failures do not stop it; the first is returned.
 func prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	days, max := p.Config.Retention.Days, p.Config.Retention.Max
 	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
 	var removed []string
-	remove := func(path string) {
-		if !strings.HasPrefix(path, p.StateDir+string(filepath.Separator)) {
-			return // never outside local state
+	var first error
+	fail := func(err error) {
+		if err != nil && first == nil {
+			first = err
 		}
-		if !dryRun {
-			if err := os.RemoveAll(path); err != nil {
-				return
-			}
-		}
-		removed = append(removed, path)
 	}
 	// Agent sessions: by age, then by count (newest kept).
 	type entry struct {
@@ -230,31 +254,32 @@ func prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].mod.After(sessions[j].mod) })
 	for i, s := range sessions {
 		if (days > 0 && s.mod.Before(cutoff)) || (max > 0 && i >= max) {
-			remove(s.path)
+			if !dryRun {
+				if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					fail(err)
+					continue
+				}
+			}
+			removed = append(removed, s.path)
 		}
 	}
-	// Locks not used for the retention period, taken first so none is in use.
-	if ents, err := os.ReadDir(filepath.Join(p.StateDir, "locks")); err == nil {
-		for _, e := range ents {
-			path := filepath.Join(p.StateDir, "locks", e.Name())
-			info, err := e.Info()
-			if err != nil || e.IsDir() || days == 0 || !info.ModTime().Before(cutoff) || !strings.HasSuffix(e.Name(), ".lock") {
-				continue
-			}
-			l := flock.New(path)
-			if ok, err := l.TryLock(); err == nil && ok {
-				remove(path)
-				_ = l.Unlock()
-			}
-		}
+	// Temporary files and directories under the locks. Lock files are left
+	// alone, even unlocked ones: a writer may open one just before the
+	// unlink and lock it just after, while the next writer creates and
+	// locks a new file at that path, and both would go ahead.
+	lockDir := p.StateOptions().LockDir
+	if strings.HasPrefix(lockDir, p.StateDir+string(filepath.Separator)) { // never outside local state
+		tmp, err := safefile.RemoveStaleTemp(lockDir, now.Add(-staleTempAge), dryRun)
+		removed = append(removed, tmp...)
+		fail(err)
 	}
 	if !dryRun {
 		stamp := filepath.Join(p.StateDir, "pruned")
 		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, fmt.Errorf("local state: %w", err)
+			fail(fmt.Errorf("local state: %w", err))
 		}
 	}
-	return removed, nil
+	return removed, first
 }
 
 // pruneLazily prunes at most once a day; SessionStart calls it.
