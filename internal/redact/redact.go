@@ -204,7 +204,66 @@ type candidate struct {
 	from int // start of the window it was found in
 }
 
+// maxPasses bounds the searches of find's redacted text.
+const maxPasses = 4
+
+// find returns the findings of s in order, with lines and columns. A match
+// that lost to a higher-priority one it overlapped may have run past it and
+// hidden a secret further on; with the winner replaced by its marker, that
+// secret shows. So the redacted text is searched again until nothing new
+// appears: redacting the result finds nothing, and twice equals once. Markers
+// are never part of a finding, so each later finding lies between markers
+// and maps back to s exactly.
 func (r *Redactor) find(s string) []Finding {
+	fs := r.findOnce(s)
+	for pass := 1; pass < maxPasses && len(fs) > 0; pass++ {
+		var out strings.Builder
+		at := 0
+		for _, f := range fs {
+			out.WriteString(s[at:f.Start])
+			out.WriteString(Marker(f.Kind))
+			at = f.End
+		}
+		out.WriteString(s[at:])
+		more := r.findOnce(out.String())
+		if len(more) == 0 {
+			break
+		}
+		// Map each new finding back: subtract what the markers before it
+		// added to the length.
+		i, shift := 0, 0
+		for k := range more {
+			for i < len(fs) && fs[i].End+shift+len(Marker(fs[i].Kind))-(fs[i].End-fs[i].Start) <= more[k].Start {
+				shift += len(Marker(fs[i].Kind)) - (fs[i].End - fs[i].Start)
+				i++
+			}
+			more[k].Start -= shift
+			more[k].End -= shift
+		}
+		fs = append(fs, more...)
+		slices.SortFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
+	}
+	line, lineStart, at := 1, 0, 0
+	for i := range fs {
+		f := &fs[i]
+		for {
+			j := strings.IndexByte(s[at:f.Start], '\n')
+			if j < 0 {
+				break
+			}
+			line++
+			at += j + 1
+			lineStart = at
+		}
+		at = f.Start
+		f.Line = line
+		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
+	}
+	return fs
+}
+
+// findOnce is one search of s: the findings in order, without lines.
+func (r *Redactor) findOnce(s string) []Finding {
 	if s == "" {
 		return nil
 	}
@@ -299,22 +358,6 @@ func (r *Redactor) find(s string) []Finding {
 	}
 	if nmark > 0 {
 		taken = slices.DeleteFunc(taken, func(f Finding) bool { return f.Kind == "" })
-	}
-	line, lineStart, at := 1, 0, 0
-	for i := range taken {
-		f := &taken[i]
-		for {
-			j := strings.IndexByte(s[at:f.Start], '\n')
-			if j < 0 {
-				break
-			}
-			line++
-			at += j + 1
-			lineStart = at
-		}
-		at = f.Start
-		f.Line = line
-		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
 	}
 	return taken
 }
