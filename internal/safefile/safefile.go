@@ -86,11 +86,14 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 	}
 	defer w.unlock()
 
-	for attempt := range maxAttempts {
+	start := time.Now()
+	attempt := 0
+	for ; attempt < minAttempts || time.Since(start) < retryFor; attempt++ {
 		if attempt > 0 {
-			// An editor that just saved often saves again at once (a
-			// formatter, an autosave): let it finish before reading again.
-			time.Sleep(time.Duration(attempt)*5*time.Millisecond + rand.N(5*time.Millisecond))
+			// Something keeps saving (an editor, a formatter, an
+			// autosave): start over a moment later, at a jittered time,
+			// to land between its saves.
+			time.Sleep(rand.N(time.Duration(min(attempt, 4)) * 500 * time.Microsecond))
 		}
 		old, fi, err := readRegular(w.target, opts.maxSize())
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -123,12 +126,16 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 		}
 		return nil
 	}
-	return fmt.Errorf("write %s: %w %d times while being written; not written", path, errChanged, maxAttempts)
+	return fmt.Errorf("write %s: %w %d times while being written; not written", path, errChanged, attempt)
 }
 
-// maxAttempts bounds how often Update starts over when something that does
-// not take the lock (a person's editor) changes the target meanwhile.
-const maxAttempts = 8
+// Update starts over when something that does not take the lock (a
+// person's editor) changes the target between its read and its rename: at
+// least minAttempts times, and for retryFor, then it gives up and says so.
+const (
+	minAttempts = 8
+	retryFor    = time.Second
+)
 
 // errChanged says the target changed between the read and the rename.
 var errChanged = errors.New("changed by another program")
