@@ -180,6 +180,11 @@ func (r *Redactor) Redact(s string) (string, []Finding) {
 	if len(fs) == 0 {
 		return s, nil
 	}
+	return withMarkers(s, fs), fs
+}
+
+// withMarkers is s with each finding (in order, disjoint) replaced by its marker.
+func withMarkers(s string, fs []Finding) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	at := 0
@@ -189,7 +194,7 @@ func (r *Redactor) Redact(s string) (string, []Finding) {
 		at = f.End
 	}
 	b.WriteString(s[at:])
-	return b.String(), fs
+	return b.String()
 }
 
 // Scan returns the secrets in b, in order.
@@ -217,15 +222,7 @@ const maxPasses = 4
 func (r *Redactor) find(s string) []Finding {
 	fs := r.findOnce(s)
 	for pass := 1; pass < maxPasses && len(fs) > 0; pass++ {
-		var out strings.Builder
-		at := 0
-		for _, f := range fs {
-			out.WriteString(s[at:f.Start])
-			out.WriteString(Marker(f.Kind))
-			at = f.End
-		}
-		out.WriteString(s[at:])
-		more := r.findOnce(out.String())
+		more := r.findOnce(withMarkers(s, fs))
 		if len(more) == 0 {
 			break
 		}
