@@ -102,7 +102,11 @@ func runDemo(a *app, keep bool) error {
 			run  func(*app) error
 		}{commit}, steps[1:]...)...)
 	}
-	fmt.Fprintf(a.out, "continuity demo: a temporary repository at %s\n\n", root)
+	if keep {
+		fmt.Fprintf(a.out, "continuity demo: a temporary repository at %s (kept)\n\n", root)
+	} else {
+		fmt.Fprintf(a.out, "continuity demo: a temporary repository at %s (removed at the end; --keep keeps it)\n\n", root)
+	}
 	for _, st := range steps {
 		log.Reset()
 		if err := st.run(sub(nil)); err != nil {
