@@ -139,7 +139,13 @@ func (d *frontDoc) setScalar(key, value string) ([]byte, error) {
 		if value == "" {
 			return src, nil
 		}
-		return splice(src, e.colonEnd, e.colonEnd, " "+formatScalar(value, styleAuto, false, "  ", d.eol)), nil
+		// Spaces or a comment after the colon would end up inside a block
+		// scalar's first line: then a multi-line value is double-quoted.
+		style := styleAuto
+		if le := lineEndAt(src, e.colonEnd); textEnd(src, e.colonEnd, le) > e.colonEnd && strings.Contains(value, "\n") {
+			style = styleDouble
+		}
+		return splice(src, e.colonEnd, e.colonEnd, " "+formatScalar(value, style, false, "  ", d.eol)), nil
 	}
 	end := scalarEnd(src, v, e.valOff, e.limit, false, 0)
 	style := styleOf(v)

@@ -192,7 +192,28 @@ func scalarEnd(src []byte, n *yaml.Node, off, limit int, flow bool, parentIndent
 	}
 	end := plainEnd(src, off, limit, flow, false)
 	if flow {
-		return end
+		// Inside [ ] or { } a plain scalar goes on past a line break, up to
+		// the next indicator or comment: "[a, b\n  c]" holds "b c".
+		for {
+			p := end
+			for p < limit && (src[p] == ' ' || src[p] == '\t') {
+				p++
+			}
+			if p >= limit || (src[p] != '\n' && src[p] != '\r') {
+				return end
+			}
+			for p < limit && (src[p] == ' ' || src[p] == '\t' || src[p] == '\n' || src[p] == '\r') {
+				p++
+			}
+			if p >= limit || strings.IndexByte(",[]{}#:", src[p]) >= 0 {
+				return end
+			}
+			next := plainEnd(src, p, limit, true, false)
+			if next <= p {
+				return end
+			}
+			end = next
+		}
 	}
 	// Continuation lines of a multi-line plain scalar.
 	for p := lineEndAt(src, off); p < limit; {
@@ -264,15 +285,26 @@ func plainOK(s string, flow bool) bool {
 	if s == "---" || s == "..." {
 		return false
 	}
-	// The final word goes to the YAML reader itself.
+	// The final word goes to the YAML reader itself, with the value where
+	// it will be: after a key, or inside [ ] (where "0?" does not parse).
+	doc := "k: " + s + "\n"
+	if flow {
+		doc = "k: [" + s + "]\n"
+	}
 	var n yaml.Node
-	if err := yaml.Unmarshal([]byte("k: "+s+"\n"), &n); err != nil {
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
 		return false
 	}
 	if len(n.Content) != 1 || len(n.Content[0].Content) != 2 {
 		return false
 	}
 	v := n.Content[0].Content[1]
+	if flow {
+		if v.Kind != yaml.SequenceNode || len(v.Content) != 1 {
+			return false
+		}
+		v = v.Content[0]
+	}
 	return v.Kind == yaml.ScalarNode && v.Value == s && (v.Tag == "!!str" || v.Tag == "!!timestamp")
 }
 
