@@ -1,0 +1,25 @@
+// Package transcript is the one engine that reads a session's transcript:
+// a stream of records (JSON lines), bounded in memory and in time, read
+// incrementally from where the last hook stopped. Each host supplies a
+// Decoder for its own record format; the engine never looks inside a record.
+package transcript
+
+import "github.com/continuity-md/continuity/handoff"
+
+// A Decoder turns one host's transcript records into handoff facts.
+//
+// A Decoder's state must round-trip through encoding/json (exported fields
+// with json tags, or MarshalJSON/UnmarshalJSON), so that the engine can
+// checkpoint it in local state and resume reading where it stopped.
+type Decoder interface {
+	// Wants reports, from the first bytes of a record (at least 64 KiB, or
+	// the whole record when shorter), whether the record can matter; the
+	// rest of a record it does not want streams past unread.
+	Wants(head []byte) bool
+	// Record takes one whole record, without its line break. The slice is
+	// only valid during the call: copy what is kept.
+	Record(rec []byte)
+	// Facts is what the records so far say. It may be called more than
+	// once; later records still add to it.
+	Facts() *handoff.Facts
+}
