@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -69,7 +70,7 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	}
 	for _, p := range prompts {
 		if p = oneLine(p); p != "" {
-			h.Prompts = append(h.Prompts, capRunes(p, promptRunes))
+			h.Prompts = append(h.Prompts, Cut(p, promptRunes))
 		}
 	}
 	return h
@@ -101,3 +102,19 @@ func itemKey(s string) string {
 
 // oneLine folds all whitespace, newlines included, into single spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Cut cuts s to at most n runes, ending in "…" when cut, and returns
+// a copy that does not share memory with the line it came from.
+func Cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return strings.Clone(strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			break
+		}
+		count++
+	}
+	return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
+}

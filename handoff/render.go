@@ -230,7 +230,7 @@ func (l *list) size() int {
 }
 
 // itemText makes a list item: one line, at most itemRunes long.
-func itemText(s string) string { return capRunes(oneLine(s), itemRunes) }
+func itemText(s string) string { return Cut(oneLine(s), itemRunes) }
 
 var headingLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ {0,3}(#{1,2})([ \t]|$)`) })
 

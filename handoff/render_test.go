@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -335,4 +336,22 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) succeeded", bad)
 		}
 	}
+}
+
+// readFixture is the facts the Claude Code reader makes of a recorded
+// session (kept in testdata; internal/host/claude checks they stay so).
+func readFixture(t testing.TB, name, root string) *Facts {
+	t.Helper()
+	if name != "tools-and-compact.jsonl" || root != "/tmp/rec1/proj" {
+		t.Fatalf("no facts recorded for %s at %s", name, root)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "tools-and-compact.facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Facts
+	if err := json.Unmarshal(src, &f); err != nil {
+		t.Fatal(err)
+	}
+	return &f
 }

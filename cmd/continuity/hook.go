@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/continuity-md/continuity/internal/host/claude"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -386,7 +387,7 @@ func writeHandoff(a *app, p *project.Project, r handoffRequest, now time.Time) (
 	facts := &handoff.Facts{}
 	var warn []string
 	if r.Transcript != "" {
-		f, err := handoff.ReadTranscriptFile(r.Transcript, p.Root, p.Redact)
+		f, err := claude.ReadTranscriptFile(r.Transcript, p.Root, p.Redact)
 		if err != nil {
 			warn = append(warn, fmt.Sprintf("transcript not read (%v)", err))
 		} else {

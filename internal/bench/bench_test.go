@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/continuity-md/continuity/internal/host/claude"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,7 @@ func benchInput(b *testing.B) inject.Input {
 	if err != nil {
 		b.Fatal(err)
 	}
-	facts, err := handoff.ReadTranscriptFile(filepath.Join(root, recordings[0]), "/tmp/rec1/proj", nil)
+	facts, err := claude.ReadTranscriptFile(filepath.Join(root, recordings[0]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/continuity-md/continuity/internal/host/claude"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 	if out, err := runIn(dir, bin, "use", activeStream); err != nil {
 		return fmt.Errorf("continuity use: %v: %s", err, out)
 	}
-	facts, err := handoff.ReadTranscriptFile(filepath.Join(modRoot, recordings[0]), "/tmp/rec1/proj", nil)
+	facts, err := claude.ReadTranscriptFile(filepath.Join(modRoot, recordings[0]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		return err
 	}

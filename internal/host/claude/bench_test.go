@@ -1,10 +1,11 @@
-package handoff
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/continuity-md/continuity/handoff"
 	"os"
 	"reflect"
 	"runtime"
@@ -29,7 +30,7 @@ var (
 // blobs and file attachments, which hold most of the bytes.
 func benchTranscript(tb testing.TB) []byte {
 	benchOnce.Do(func() {
-		rec, err := os.ReadFile("../testdata/transcripts/tools-and-compact.jsonl")
+		rec, err := os.ReadFile("../../../testdata/transcripts/tools-and-compact.jsonl")
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func BenchmarkReadTranscript(b *testing.B) {
 // BenchmarkReadTranscriptSmallLines reads only the recorded session's
 // lines, repeated to ~20 MB: many small entries, the worst case per byte.
 func BenchmarkReadTranscriptSmallLines(b *testing.B) {
-	rec, err := os.ReadFile("../testdata/transcripts/tools-and-compact.jsonl")
+	rec, err := os.ReadFile("../../../testdata/transcripts/tools-and-compact.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func benchmarkRead(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	var f *Facts
+	var f *handoff.Facts
 	for b.Loop() {
 		var err error
 		f, err = ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)

@@ -1,16 +1,22 @@
-package handoff
+package claude
 
 import (
+	"bytes"
+	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/transcript"
 )
 
-// Bounds on what Facts keeps: the last entries of each list, and the
+// Bounds on what handoff.Facts keeps: the last entries of each list, and the
 // longest text kept from one prompt or message.
 const (
 	maxFiles      = 200
@@ -33,18 +39,18 @@ type pendingUse struct {
 	subject string // TaskCreate
 	command string // Bash
 	update  *taskUpdate
-	todos   []Task // TodoWrite
+	todos   []handoff.Task // TodoWrite
 }
 
 type taskUpdate struct {
 	id, status, subject string
 }
 
-// collector turns decoded transcript entries into Facts.
+// collector turns decoded transcript entries into handoff.Facts.
 type collector struct {
 	root    string
 	red     func(string) string // redacts secrets; nil: none
-	f       Facts
+	f       handoff.Facts
 	pending []pendingUse
 	files   map[string]bool
 	// lastAssistant is the latest assistant text, cut wide: it is redacted
@@ -72,9 +78,9 @@ func (c *collector) redacted(s string, n int) string {
 	return c.red(prefixRunes(s, n+redactMargin))
 }
 
-// keep is s, redacted, cut to at most n runes (see capRunes).
+// keep is s, redacted, cut to at most n runes (see handoff.Cut).
 func (c *collector) keep(s string, n int) string {
-	return capRunes(c.redacted(s, n), n)
+	return handoff.Cut(c.redacted(s, n), n)
 }
 
 // line decodes one transcript line. A line that is not valid JSON (a last
@@ -240,9 +246,9 @@ func (c *collector) toolUse(el gjson.Result) {
 	case "TaskUpdate":
 		u.update = &taskUpdate{id: scalarString(in.Get("taskId")), status: in.Get("status").Str, subject: c.redacted(in.Get("subject").Str, maxLineRunes)}
 	case "TodoWrite":
-		u.todos = []Task{}
+		u.todos = []handoff.Task{}
 		in.Get("todos").ForEach(func(_, t gjson.Result) bool {
-			u.todos = append(u.todos, Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
+			u.todos = append(u.todos, handoff.Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
 			return true
 		})
 	}
@@ -304,7 +310,7 @@ func (c *collector) apply(u pendingUse, result string) {
 	case u.path != "":
 		c.addFile(u.path)
 	case u.name == "TaskCreate" && u.subject != "":
-		t := Task{Subject: u.subject, Status: "pending"}
+		t := handoff.Task{Subject: u.subject, Status: "pending"}
 		if m := taskCreated().FindStringSubmatch(strings.TrimSpace(result)); m != nil {
 			t.ID = m[1]
 		}
@@ -356,7 +362,7 @@ func (c *collector) rel(p string) string {
 
 // finish settles the calls still waiting for a result (the session may
 // have stopped mid-call: the tool may well have run) and returns the facts.
-func (c *collector) finish() *Facts {
+func (c *collector) finish() *handoff.Facts {
 	for _, u := range c.pending {
 		c.apply(u, "")
 	}
@@ -395,14 +401,14 @@ func errorLine(u pendingUse, text string) string {
 	}
 	prefix := u.name
 	if u.name == "Bash" && u.command != "" {
-		prefix = "Bash `" + capRunes(commandLine(u.command), 80) + "`"
+		prefix = "Bash `" + handoff.Cut(commandLine(u.command), 80) + "`"
 	} else if u.path != "" {
 		prefix += " " + filepath.Base(u.path)
 	}
 	if prefix != "" {
 		msg = prefix + ": " + msg
 	}
-	return capRunes(msg, maxLineRunes)
+	return handoff.Cut(msg, maxLineRunes)
 }
 
 // commandLine is a command as one line: its first non-empty line, with
@@ -414,7 +420,7 @@ func commandLine(cmd string) string {
 	if more && strings.TrimSpace(rest) != "" {
 		first += " …"
 	}
-	return capRunes(first, maxLineRunes)
+	return handoff.Cut(first, maxLineRunes)
 }
 
 // trivialCommands only look around; a command made of nothing else (and
@@ -466,7 +472,7 @@ func cleanTranscriptSummary(text string) string {
 			}
 		}
 	}
-	return CleanSummary(s)
+	return handoff.CleanSummary(s)
 }
 
 // stripBlocks removes every open…close block from s.
@@ -499,30 +505,14 @@ func prefixRunes(s string, n int) string {
 	return s
 }
 
-// capRunes cuts s to at most n runes, ending in "…" when cut, and returns
-// a copy that does not share memory with the line it came from.
-func capRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return strings.Clone(strings.ToValidUTF8(s, "\uFFFD"))
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			break
-		}
-		count++
-	}
-	return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
-}
-
 func clonePending(u pendingUse) pendingUse {
 	u.id = strings.Clone(u.id)
 	u.name = strings.Clone(u.name)
 	u.path = strings.Clone(u.path)
-	u.subject = capRunes(u.subject, maxLineRunes)
-	u.command = capRunes(u.command, 4*maxLineRunes)
+	u.subject = handoff.Cut(u.subject, maxLineRunes)
+	u.command = handoff.Cut(u.command, 4*maxLineRunes)
 	if u.update != nil {
-		u.update = &taskUpdate{id: strings.Clone(u.update.id), status: strings.Clone(u.update.status), subject: capRunes(u.update.subject, maxLineRunes)}
+		u.update = &taskUpdate{id: strings.Clone(u.update.id), status: strings.Clone(u.update.status), subject: handoff.Cut(u.update.subject, maxLineRunes)}
 	}
 	for i := range u.todos {
 		u.todos[i].ID = strings.Clone(u.todos[i].ID)
@@ -552,4 +542,165 @@ func appendLastUnique(list []string, s string, max int) []string {
 		}
 	}
 	return appendLast(list, max, s)
+}
+
+// Wants decides from the start of a line whether it can hold a fact:
+// only user and assistant entries can. It reads the top-level keys in
+// order and stops at the first that tells: "type" names the entry (the
+// client writes it first for most entries), "attachment" marks an
+// attachment, "message" means a conversation entry. When the head does
+// not tell, the line is kept, to be decided by decoding it.
+func (c *collector) Wants(head []byte) bool {
+	const window = 1024
+	if len(head) > window {
+		head = head[:window]
+	}
+	s := head
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return i >= len(s) && len(s) == window // all blanks: nothing here
+	}
+	i++
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return true
+		}
+		if s[i] != '"' {
+			return true // malformed or cut: let the decoder judge
+		}
+		end := stringEnd(s, i)
+		if end < 0 {
+			return true
+		}
+		key := s[i+1 : end]
+		i = skipSpace(s, end+1)
+		if i >= len(s) || s[i] != ':' {
+			return true
+		}
+		i = skipSpace(s, i+1)
+		switch string(key) {
+		case "type":
+			if i >= len(s) || s[i] != '"' {
+				return true
+			}
+			e := stringEnd(s, i)
+			if e < 0 {
+				return true
+			}
+			t := string(s[i+1 : e])
+			return t == "user" || t == "assistant"
+		case "attachment":
+			return false
+		case "message":
+			return true
+		}
+		i = skipValue(s, i)
+		if i < 0 {
+			return true
+		}
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] != ',' {
+			return true
+		}
+		i++
+	}
+}
+
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index of the quote closing the string that starts
+// at s[i], or -1 when it does not close within s.
+func stringEnd(s []byte, i int) int {
+	for j := i + 1; j < len(s); {
+		k := bytes.IndexAny(s[j:], `"\`)
+		if k < 0 {
+			return -1
+		}
+		j += k
+		if s[j] == '"' {
+			return j
+		}
+		j += 2
+	}
+	return -1
+}
+
+// skipValue returns the index just past the JSON value at s[i], or -1
+// when it does not end within s.
+func skipValue(s []byte, i int) int {
+	if i >= len(s) {
+		return -1
+	}
+	switch s[i] {
+	case '"':
+		e := stringEnd(s, i)
+		if e < 0 {
+			return -1
+		}
+		return e + 1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '"':
+				e := stringEnd(s, j)
+				if e < 0 {
+					return -1
+				}
+				j = e
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default: // number, true, false, null
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return j
+			}
+		}
+		return -1
+	}
+}
+
+// Record decodes one transcript record.
+func (c *collector) Record(rec []byte) { c.line(rec) }
+
+// Facts is what the records so far say. Calls still awaiting their result
+// count as done. It leaves the collector as it was, so reading can go on.
+func (c *collector) Facts() *handoff.Facts {
+	cp := *c
+	cp.f.Files = slices.Clone(c.f.Files)
+	cp.f.Tasks = slices.Clone(c.f.Tasks)
+	cp.f.Commands = slices.Clone(c.f.Commands)
+	cp.f.Errors = slices.Clone(c.f.Errors)
+	cp.f.Prompts = slices.Clone(c.f.Prompts)
+	cp.files = maps.Clone(c.files)
+	cp.pending = slices.Clone(c.pending)
+	return cp.finish()
+}
+
+// ReadTranscript reads a Claude Code transcript from r; root makes file
+// paths relative; red, when not nil, redacts every text kept (prompts,
+// commands, errors, tasks, the last reply, the compaction summary) before
+// it is cut to size.
+func ReadTranscript(r io.Reader, root string, red func(string) string) (*handoff.Facts, error) {
+	return transcript.Read(r, newCollector(root, red))
+}
+
+// ReadTranscriptFile reads the Claude Code transcript at path (a regular file only).
+func ReadTranscriptFile(path, root string, red func(string) string) (*handoff.Facts, error) {
+	return transcript.ReadFile(path, newCollector(root, red))
 }

@@ -1,8 +1,11 @@
-package handoff
+package claude
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/transcript"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,9 +15,9 @@ import (
 	"testing"
 )
 
-func readFixture(t testing.TB, name, root string) *Facts {
+func readFixture(t testing.TB, name, root string) *handoff.Facts {
 	t.Helper()
-	f, err := ReadTranscriptFile(filepath.Join("..", "testdata", "transcripts", name), root, nil)
+	f, err := ReadTranscriptFile(filepath.Join("..", "..", "..", "testdata", "transcripts", name), root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,9 +26,9 @@ func readFixture(t testing.TB, name, root string) *Facts {
 
 func TestReadTranscriptToolsAndCompact(t *testing.T) {
 	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
-	want := &Facts{
+	want := &handoff.Facts{
 		Files: []string{"src/auth/token.go"},
-		Tasks: []Task{
+		Tasks: []handoff.Task{
 			{ID: "1", Subject: "Add token refresh endpoint", Status: "completed"},
 			{ID: "2", Subject: "Write logout endpoint", Status: "in_progress"},
 		},
@@ -46,7 +49,7 @@ func TestReadTranscriptToolsAndCompact(t *testing.T) {
 
 func TestReadTranscriptMultilinePrompt(t *testing.T) {
 	f := readFixture(t, "multiline-prompt.jsonl", "/tmp/rec2/proj")
-	want := &Facts{
+	want := &handoff.Facts{
 		// The failed NotebookEdit, MultiEdit and Edit touched nothing; the
 		// later Edit and NotebookEdit did.
 		Files:    []string{"README.md", "analysis.ipynb"},
@@ -75,7 +78,7 @@ func TestReadTranscriptDemo(t *testing.T) {
 	if want := []string{"price.go", "price_test.go"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files = %q, want %q", f.Files, want)
 	}
-	wantTasks := []Task{{ID: "1", Subject: "Add FormatPrice", Status: "completed"}, {ID: "2", Subject: "Test FormatPrice", Status: "completed"}}
+	wantTasks := []handoff.Task{{ID: "1", Subject: "Add FormatPrice", Status: "completed"}, {ID: "2", Subject: "Test FormatPrice", Status: "completed"}}
 	if !reflect.DeepEqual(f.Tasks, wantTasks) {
 		t.Errorf("tasks = %+v", f.Tasks)
 	}
@@ -111,7 +114,7 @@ func result(id, text string) string {
 
 func prompt(text string) string { return strings.Replace(synthPrompt, "PROMPT", text, 1) }
 
-func read(t *testing.T, lines ...string) *Facts {
+func read(t *testing.T, lines ...string) *handoff.Facts {
 	t.Helper()
 	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
 	if err != nil {
@@ -141,7 +144,7 @@ func TestReadTranscriptOtherTools(t *testing.T) {
 	if want := []string{"a.go", "nb/x.ipynb", "../other/b.go", "c.go"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files = %q, want %q", f.Files, want)
 	}
-	if want := []Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
+	if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
 	}
 }
@@ -161,7 +164,7 @@ func TestReadTranscriptTasks(t *testing.T) {
 		toolUse("u3", "TaskUpdate", `{"taskId":"99","status":"completed"}`), // unknown: ignored
 		result("u3", "ok"),
 	)
-	want := []Task{{ID: "7", Subject: "One", Status: "completed"}, {ID: "8", Subject: "Three, renamed", Status: "pending"}}
+	want := []handoff.Task{{ID: "7", Subject: "One", Status: "completed"}, {ID: "8", Subject: "Three, renamed", Status: "pending"}}
 	if !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
 	}
@@ -267,7 +270,7 @@ func TestReadTranscriptBadLines(t *testing.T) {
 }
 
 func TestReadTranscriptTruncatedRecording(t *testing.T) {
-	src, err := os.ReadFile("../testdata/transcripts/tools-and-compact.jsonl")
+	src, err := os.ReadFile("../../../testdata/transcripts/tools-and-compact.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,12 +336,12 @@ func TestReadTranscriptHugeLines(t *testing.T) {
 		// A request blob is dropped from its first bytes: never copied.
 		{"blob", `{"type":"api-request-blob","body":"`, 200 << 20, 0, 1 << 20},
 		// A tool result over the limit is held up to the limit, then dropped.
-		{"result", `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"`, 100 << 20, 1, 2*MaxLineBytes + 1<<20},
+		{"result", `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"`, 100 << 20, 1, 2*transcript.MaxLineBytes + 1<<20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src := &lineSource{head: c.head, n: c.size, tail: end}
-			var f *Facts
+			var f *handoff.Facts
 			var err error
 			n := allocated(func() {
 				f, err = ReadTranscript(io.MultiReader(strings.NewReader(prompt("before")+"\n"), src), "", nil)
@@ -366,7 +369,7 @@ func TestReadTranscriptHugeLines(t *testing.T) {
 	}
 }
 
-func TestRelevant(t *testing.T) {
+func TestWants(t *testing.T) {
 	for line, want := range map[string]bool{
 		`{"type":"user","message":{}}`:                                          true,
 		`{"type":"assistant"}`:                                                  true,
@@ -383,8 +386,8 @@ func TestRelevant(t *testing.T) {
 		``:        false,
 		`{`:       true,
 	} {
-		if got := relevant([]byte(line)); got != want {
-			t.Errorf("relevant(%.60q) = %v, want %v", line, got, want)
+		if got := newCollector("", nil).Wants([]byte(line)); got != want {
+			t.Errorf("Wants(%.60q) = %v, want %v", line, got, want)
 		}
 	}
 }
@@ -473,5 +476,23 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 	plain, _ := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
 	if !strings.Contains(strings.Join(plain.Commands, ""), "SECRETxxx") {
 		t.Fatal("without redaction the command should keep a fragment of the secret")
+	}
+}
+
+// TestFactsFixture: handoff's tests build handoffs from the facts of the
+// recorded session, kept as JSON beside them; they must be what this reader
+// makes of that session.
+func TestFactsFixture(t *testing.T) {
+	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
+	src, err := os.ReadFile("../../../handoff/testdata/tools-and-compact.facts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want handoff.Facts
+	if err := json.Unmarshal(src, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*f, want) {
+		t.Errorf("the reader's facts differ from handoff/testdata/tools-and-compact.facts.json:\n got %+v\nwant %+v", *f, want)
 	}
 }
