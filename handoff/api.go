@@ -25,10 +25,13 @@ type Facts struct {
 	Errors         []string `json:"errors"`   // tool results with is_error, trimmed
 	Prompts        []string `json:"prompts"`  // the person's prompts, in order (not tool results, not hook output)
 	LastAssistant  string   `json:"last_assistant"`
-	CompactSummary string   `json:"compact_summary"` // the latest isCompactSummary text
-	Lines          int      `json:"lines"`           // lines read
-	SkippedLines   int      `json:"skipped_lines"`   // lines over MaxLineBytes, skipped
-	Bytes          int64    `json:"bytes"`           // bytes read
+	CompactSummary string   `json:"compact_summary"`   // the latest compaction summary
+	Model          string   `json:"model,omitempty"`   // the model of the last main-agent reply
+	Tokens         int      `json:"tokens,omitempty"`  // tokens in context at the last main-agent reply, from its usage (never estimated)
+	Partial        bool     `json:"partial,omitempty"` // reading stopped before the end (deadline): the facts cover only what was read
+	Lines          int      `json:"lines"`             // lines read
+	SkippedLines   int      `json:"skipped_lines"`     // lines over MaxLineBytes, skipped
+	Bytes          int64    `json:"bytes"`             // bytes read
 }
 
 // Meta is a handoff's front matter.
@@ -39,6 +42,9 @@ type Meta struct {
 	Trigger      string    `json:"trigger,omitempty"`
 	Reason       string    `json:"reason,omitempty"`
 	AgentSession string    `json:"agent_session,omitempty"`
+	Agent        string    `json:"agent,omitempty"`  // the host that wrote it: claude, codex, gemini
+	Model        string    `json:"model,omitempty"`  // the model in use when it was written
+	Tokens       int       `json:"tokens,omitempty"` // tokens in context when it was written, from the transcript
 	Branch       string    `json:"branch,omitempty"`
 	Commit       string    `json:"commit,omitempty"`
 	Dirty        int       `json:"dirty"`

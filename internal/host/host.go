@@ -39,6 +39,7 @@ type Event struct {
 	Cwd        string // absolute working directory of the session, "" when not given
 	Summary    string // AfterCompact: the compaction summary, raw
 	Prompt     string // BeforePrompt
+	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
 }
 
