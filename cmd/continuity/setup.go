@@ -205,7 +205,7 @@ func newUninstallCmd(a *app) *cobra.Command {
 				fmt.Fprintf(a.out, "no hooks to remove: %s does not exist\n", settings)
 				return nil
 			}
-			changed, err := editSettings(settings, install.Remove)
+			changed, err := editSettings(settings, func(old []byte) ([]byte, bool, error) { return install.Remove(old) })
 			if err != nil {
 				return err
 			}

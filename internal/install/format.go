@@ -23,13 +23,13 @@ func matcherGroup(h Hook, ev string) object {
 	if t := h.Timeouts[ev]; t > 0 {
 		hook = append(hook, field{"timeout", t})
 	}
-	return object{{"matcher", ""}, {"hooks", array{hook}}}
+	return object{{"matcher", h.Matchers[ev]}, {"hooks", array{hook}}}
 }
 
 // fresh is the settings file Add writes when there was none.
 func fresh(h Hook) []byte {
 	hooks := object{}
-	for _, ev := range Events {
+	for _, ev := range h.events() {
 		hooks = append(hooks, field{ev, array{matcherGroup(h, ev)}})
 	}
 	f := style{pretty: true, unit: "  ", nl: "\n", spaced: true}

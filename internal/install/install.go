@@ -7,13 +7,34 @@ import (
 	"strings"
 )
 
-// Events are the hook events continuity registers, in order.
+// Events are the hook events registered when a Hook names none (Claude
+// Code's), in order.
 var Events = []string{"SessionStart", "PreCompact", "PostCompact", "SessionEnd"}
 
-// Hook is what init registers: the command and, per event, a timeout in seconds (0: none).
+// Hook is what init registers in a hooks file of the shape Claude Code,
+// Codex and Gemini CLI share ({"hooks": {EVENT: [{"matcher", "hooks": [...]}]}}):
+// the command and, per event, a matcher and a timeout in the host's unit (0: none).
 type Hook struct {
-	Command  string         // e.g. "/usr/local/bin/continuity hook"
-	Timeouts map[string]int // e.g. {"SessionEnd": 30}
+	Command  string            // e.g. "/usr/local/bin/continuity hook --agent claude"
+	Events   []string          // the events to register, in order; nil: Events
+	Matchers map[string]string // per event; "" when absent
+	Timeouts map[string]int    // e.g. {"SessionEnd": 30}
+}
+
+// events is the list of events h registers.
+func (h Hook) events() []string {
+	if len(h.Events) == 0 {
+		return Events
+	}
+	return h.Events
+}
+
+// eventsOr is names, or Events when names is empty.
+func eventsOr(names []string) []string {
+	if len(names) == 0 {
+		return Events
+	}
+	return names
 }
 
 // Add returns settings with continuity's hooks registered for every event:
@@ -34,7 +55,7 @@ func Add(settings []byte, h Hook) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return fresh(h), true, nil
 	}
-	return edit(settings, func(d *doc) (change, bool, error) { return d.planAdd(h) })
+	return edit(settings, h.events(), func(d *doc) (change, bool, error) { return d.planAdd(h) })
 }
 
 // Remove returns settings without the hooks Add put there: each continuity
@@ -43,18 +64,22 @@ func Add(settings []byte, h Hook) (out []byte, changed bool, err error) {
 // Remove(Add(s)) == s whenever s had no continuity hook and no empty hooks
 // object or empty event list to begin with (Add fills those, and Remove
 // cannot tell them from ones it created).
-func Remove(settings []byte) (out []byte, changed bool, err error) {
+//
+// events names the events to look in (none: Events).
+func Remove(settings []byte, events ...string) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return settings, false, nil
 	}
-	return edit(settings, func(d *doc) (change, bool, error) { return d.planRemove() })
+	return edit(settings, eventsOr(events), func(d *doc) (change, bool, error) { return d.planRemove() })
 }
 
 // Status reports, for every event in Events, the continuity hook command
 // registered there ("" when none).
-func Status(settings []byte) (map[string]string, error) {
-	st := make(map[string]string, len(Events))
-	for _, ev := range Events {
+// events names the events to report (none: Events).
+func Status(settings []byte, events ...string) (map[string]string, error) {
+	events = eventsOr(events)
+	st := make(map[string]string, len(events))
+	for _, ev := range events {
 		st[ev] = ""
 	}
 	if len(bytes.TrimSpace(settings)) == 0 {
@@ -64,7 +89,8 @@ func Status(settings []byte) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, ev := range Events {
+	d.events = events
+	for _, ev := range events {
 		arr, err := d.event(ev)
 		if err != nil {
 			return nil, err
@@ -88,11 +114,12 @@ const maxEdits = 1000
 // edit applies plan's changes one at a time, re-indexing the document after
 // each, until plan has nothing left to do. The whole document is checked
 // before the first change so an error leaves nothing half done.
-func edit(src []byte, plan func(*doc) (change, bool, error)) ([]byte, bool, error) {
+func edit(src []byte, events []string, plan func(*doc) (change, bool, error)) ([]byte, bool, error) {
 	d, err := parse(src)
 	if err != nil {
 		return nil, false, err
 	}
+	d.events = events
 	if err := d.check(); err != nil {
 		return nil, false, err
 	}
@@ -116,6 +143,7 @@ func edit(src []byte, plan func(*doc) (change, bool, error)) ([]byte, bool, erro
 		if d, err = parse(out); err != nil {
 			return nil, false, fmt.Errorf("install: edit produced invalid JSON: %w", err)
 		}
+		d.events = events
 	}
 	return out, !bytes.Equal(out, src), nil
 }
@@ -125,7 +153,7 @@ func (d *doc) check() error {
 	if d.root.kind != '{' {
 		return posError(d.src, d.root.start, "settings must be a JSON object")
 	}
-	for _, ev := range Events {
+	for _, ev := range d.events {
 		if _, err := d.event(ev); err != nil {
 			return err
 		}
@@ -212,7 +240,7 @@ func (d *doc) planAdd(h Hook) (change, bool, error) {
 	if err != nil {
 		return change{}, false, err
 	}
-	for _, ev := range Events {
+	for _, ev := range d.events {
 		group := matcherGroup(h, ev)
 		if hooks == nil {
 			return d.appendChild(d.root, "hooks", object{{ev, array{group}}}), true, nil
@@ -244,7 +272,7 @@ func (d *doc) planRemove() (change, bool, error) {
 	if err != nil || hooks == nil {
 		return change{}, false, err
 	}
-	for _, ev := range Events {
+	for _, ev := range d.events {
 		arr, err := d.event(ev)
 		if err != nil {
 			return change{}, false, err

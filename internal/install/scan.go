@@ -38,8 +38,9 @@ func (n *node) childStart(i int) int {
 
 // doc is a parsed settings file.
 type doc struct {
-	src  []byte
-	root *node
+	src    []byte
+	root   *node
+	events []string // the hook events an edit or a status looks at
 }
 
 // parse validates src as strict JSON (as Claude Code reads it) and indexes it.
