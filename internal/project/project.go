@@ -225,3 +225,10 @@ func (p *Project) Ledgers() ([]LedgerInfo, error) {
 	})
 	return out, nil
 }
+
+// MkdirAll creates dir and its parents inside the project root only: a
+// directory of the repository that is a symlink to elsewhere makes it fail
+// with nothing created.
+func (p *Project) MkdirAll(dir string) error {
+	return safefile.MkdirAll(dir, p.Root, 0o755)
+}
