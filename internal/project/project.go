@@ -103,7 +103,11 @@ func (p *Project) Rel(path string) string {
 // (redact.extra, redact.allow). Built on first use.
 func (p *Project) Redactor() *redact.Redactor {
 	if p.redactor == nil {
-		r, err := redact.New(p.Config.Redact)
+		var cfg redact.Config
+		if p.Config != nil {
+			cfg = p.Config.Redact
+		}
+		r, err := redact.New(cfg)
 		if err != nil { // the configuration was checked on load; this is only a fallback
 			r, _ = redact.New(redact.Config{})
 		}
