@@ -120,11 +120,11 @@ func newList(items []string, keepFirst bool) *list {
 }
 
 func (v *view) execute(t *template.Template) ([]byte, error) {
-	var buf bytes.Buffer
+	buf := capped{max: maxTemplateOut}
 	if err := t.Execute(&buf, v.forTemplate()); err != nil {
 		return nil, fmt.Errorf("render handoff: %w", err)
 	}
-	return append(bytes.TrimRight(buf.Bytes(), " \t\r\n"), '\n'), nil
+	return append(bytes.TrimRight(buf.b, " \t\r\n"), '\n'), nil
 }
 
 // forTemplate returns the view as a map so that absent lists are untyped

@@ -482,12 +482,11 @@ func TestRaceHooksEditsEditor(t *testing.T) {
 	src := mustRead(t, e.ledger)
 	l, hs := checkRepoFiles(t, e, known)
 	// An editor's save survives the writers that take the lock: each
-	// re-reads under it and, just before renaming, checks the file is still
-	// the one it read. A save that lands between that check and the rename
-	// (measured here: 0.1 ms median, 2.5 ms at worst, as the rename follows
-	// a second fsync) is overwritten; with four busy writers that happens to
-	// a few saves in a hundred. Without the check more than half are lost,
-	// so more than an eighth lost fails.
+	// re-reads under it, swaps its file in, and swaps the editor's save back
+	// if one landed since the read. Only a save whose editor read the file in
+	// the microseconds between the two swaps can be lost (0 of 309 here under
+	// a loaded machine, against 3 of 244 with a check before a rename), so
+	// more than one in fifty lost fails.
 	var lost []string
 	for _, s := range saves {
 		if !bytes.Contains(src, []byte("\n"+s.marker+"\n")) {
@@ -497,7 +496,7 @@ func TestRaceHooksEditsEditor(t *testing.T) {
 	if !bytes.Contains(src, notes.Bytes()) {
 		t.Errorf("the notes are not whole")
 	}
-	if len(lost) > len(saves)/8 {
+	if len(lost) > len(saves)/50 {
 		t.Errorf("%d of %d editor saves lost: %v", len(lost), len(saves), lost)
 	}
 	lostMarkers := len(lost)

@@ -9,6 +9,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/redact"
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // ProjectFile is the project configuration file, relative to the repository root.
@@ -122,10 +124,10 @@ type Loaded struct {
 func Load(root, userDir string, getenv func(string) string) *Loaded {
 	l := &Loaded{Config: Default(), From: map[string]string{}}
 	if userDir != "" {
-		l.file(filepath.Join(userDir, "continuity", "config.yaml"))
+		l.file(filepath.Join(userDir, "continuity", "config.yaml"), userDir)
 	}
 	if root != "" {
-		l.file(filepath.Join(root, ProjectFile))
+		l.file(filepath.Join(root, ProjectFile), root)
 	}
 	l.env(getenv)
 	return l
@@ -142,14 +144,20 @@ func UserDir(getenv func(string) string) string {
 	return ""
 }
 
-// file merges one YAML file over the configuration so far.
-func (l *Loaded) file(path string) {
-	src, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+// MaxFileSize bounds a configuration file: a committed file (or a symlink
+// to a device) must not stall or exhaust every hook.
+const MaxFileSize = 256 << 10
+
+// file merges one YAML file over the configuration so far. The file must
+// be a regular file of at most MaxFileSize bytes, inside within once its
+// symlinks are resolved.
+func (l *Loaded) file(path, within string) {
+	src, err := safefile.Read(path, safefile.Options{Root: within, MaxSize: MaxFileSize})
+	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	if err != nil {
-		l.Problems = append(l.Problems, fmt.Errorf("%s: %w", path, err))
+		l.Problems = append(l.Problems, fmt.Errorf("%s: not read: %w", path, errors.Unwrap(err)))
 		return
 	}
 	var doc yaml.Node
@@ -328,4 +336,16 @@ func (l *Loaded) env(getenv func(string) string) {
 		c.Disable = v != "0" && !strings.EqualFold(v, "false") && !strings.EqualFold(v, "no") && !strings.EqualFold(v, "off")
 		return nil
 	})
+}
+
+// Summary is the configuration's problems in one line ("" when none), for
+// a hook's stderr: one bad file is one line, however many values it got wrong.
+func (l *Loaded) Summary() string {
+	switch len(l.Problems) {
+	case 0:
+		return ""
+	case 1:
+		return l.Problems[0].Error()
+	}
+	return fmt.Sprintf("%d problems, ignored; the first: %v (`continuity config` lists them)", len(l.Problems), l.Problems[0])
 }

@@ -1,9 +1,11 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -96,5 +98,68 @@ func TestParseDuration(t *testing.T) {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("ParseDuration(%q) should fail", bad)
 		}
+	}
+}
+
+// TestHostileConfigFile: a committed configuration that is not a small
+// regular file inside the repository is refused quickly, as one problem,
+// with the defaults kept.
+func TestHostileConfigFile(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "elsewhere.yaml")
+	write(t, outside, "budget: 1234\n")
+	cases := map[string]func(path string){
+		"symlink to /dev/zero":           func(path string) { must(t, os.Symlink("/dev/zero", path)) },
+		"symlink outside the repository": func(path string) { must(t, os.Symlink(outside, path)) },
+		"a named pipe":                   func(path string) { must(t, syscall.Mkfifo(path, 0o644)) },
+		"a directory":                    func(path string) { must(t, os.Mkdir(path, 0o755)) },
+		"larger than the bound": func(path string) {
+			write(t, path, "budget: 8000\n# "+strings.Repeat("x", MaxFileSize)+"\n")
+		},
+	}
+	for name, plant := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			plant(filepath.Join(root, ProjectFile))
+			done := make(chan *Loaded, 1)
+			go func() { done <- Load(root, "", env(nil)) }()
+			var l *Loaded
+			select {
+			case l = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Load did not return")
+			}
+			if len(l.Problems) != 1 {
+				t.Fatalf("problems = %v, want one", l.Problems)
+			}
+			if !strings.Contains(l.Problems[0].Error(), ProjectFile) {
+				t.Errorf("problem %q does not name the file", l.Problems[0])
+			}
+			if l.Config.Budget != Default().Budget {
+				t.Errorf("budget = %d, want the default", l.Config.Budget)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSummaryIsOneLine(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ProjectFile), "budget: x\nstale_after: y\nretention: 3\n")
+	l := Load(root, "", env(nil))
+	if len(l.Problems) < 3 {
+		t.Fatalf("problems = %v", l.Problems)
+	}
+	s := l.Summary()
+	if strings.Contains(s, "\n") || !strings.HasPrefix(s, fmt.Sprintf("%d problems", len(l.Problems))) || !strings.Contains(s, l.Problems[0].Error()) {
+		t.Errorf("summary = %q", s)
+	}
+	if (&Loaded{}).Summary() != "" {
+		t.Error("no problems should say nothing")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,12 +55,31 @@ func requireE2E(t *testing.T) {
 	}
 }
 
+// missingClient skips the test because a real client cannot be had here
+// (no Node.js or npm to install it), saying why, unless
+// CONTINUITY_REQUIRE_E2E=1 (CI sets it), where that fails the test.
+func missingClient(t *testing.T, client string, why error) {
+	t.Helper()
+	msg := fmt.Sprintf("end-to-end test skipped: no %s here (%v); set its binary's path in the environment, or install Node.js and npm", client, why)
+	if os.Getenv("CONTINUITY_REQUIRE_E2E") == "1" {
+		t.Fatal(msg + " (CONTINUITY_REQUIRE_E2E=1)")
+	}
+	t.Skip(msg)
+}
+
+// errNoNpm says the client is neither given nor installed and cannot be
+// installed: npm is not on PATH.
+var errNoNpm = errors.New("npm is not on PATH to install it")
+
 // claudeBinary returns the pinned Claude Code executable: $CLAUDE_BIN, else the
 // cached npm install, else it installs it into the cache. It fails the test when
 // none of that works.
 func claudeBinary(t *testing.T) string {
 	t.Helper()
 	claudeOnce.Do(func() { claudePath, claudeErr = findClaude() })
+	if errors.Is(claudeErr, errNoNpm) {
+		missingClient(t, "Claude Code "+claudeVersion+" (CLAUDE_BIN)", claudeErr)
+	}
 	if claudeErr != nil {
 		t.Fatalf("no Claude Code %s (set CLAUDE_BIN, or CONTINUITY_SKIP_E2E=1 to skip): %v", claudeVersion, claudeErr)
 	}
@@ -80,6 +101,9 @@ func findClaude() (string, error) {
 	bin := filepath.Join(cache, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", errNoNpm
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", err

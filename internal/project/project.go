@@ -103,7 +103,11 @@ func (p *Project) Rel(path string) string {
 // (redact.extra, redact.allow). Built on first use.
 func (p *Project) Redactor() *redact.Redactor {
 	if p.redactor == nil {
-		r, err := redact.New(p.Config.Redact)
+		var cfg redact.Config
+		if p.Config != nil {
+			cfg = p.Config.Redact
+		}
+		r, err := redact.New(cfg)
 		if err != nil { // the configuration was checked on load; this is only a fallback
 			r, _ = redact.New(redact.Config{})
 		}
@@ -224,4 +228,11 @@ func (p *Project) Ledgers() ([]LedgerInfo, error) {
 		return out[i].Name < out[j].Name
 	})
 	return out, nil
+}
+
+// MkdirAll creates dir and its parents inside the project root only: a
+// directory of the repository that is a symlink to elsewhere makes it fail
+// with nothing created.
+func (p *Project) MkdirAll(dir string) error {
+	return safefile.MkdirAll(dir, p.Root, 0o755)
 }

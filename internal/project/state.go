@@ -90,7 +90,9 @@ type Session struct {
 // a plain token is hashed so it can never name a path outside the state dir.
 func (p *Project) sessionFile(id string) string {
 	key := id
-	if !plainToken(id, 80, "_-", true) {
+	// A name that is not a plain token, or that looks like a secret (a
+	// payload can carry anything), is never used as a file name.
+	if !plainToken(id, 80, "_-", true) || p.Redact(id) != id {
 		sum := sha256.Sum256([]byte(id))
 		key = "h-" + hex.EncodeToString(sum[:12])
 	}

@@ -446,10 +446,7 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	if !unchanged(w.target, was) {
-		return errChanged
-	}
-	return os.Rename(tmp, w.target)
+	return install(tmp, w.target, was)
 }
 
 func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {
@@ -457,19 +454,63 @@ func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.Fi
 	if err != nil {
 		return err
 	}
+	// Cleanup removes whatever is at the temporary name in the end: the
+	// target's old version after a swap, or ours when an editor won.
 	defer pf.Cleanup()
 	if _, err := pf.Write(data); err != nil {
 		return err
 	}
-	// Sync now so the check below is the last thing before the rename
-	// (CloseAtomicallyReplace syncs again, which then costs nothing).
 	if err := pf.Sync(); err != nil {
 		return err
+	}
+	if err := pf.File.Close(); err != nil {
+		return err
+	}
+	return install(pf.Name(), target, was)
+}
+
+// install puts the finished temporary file tmp in place of target, if
+// target is still the file described by was (nil: still missing), and
+// otherwise returns errChanged with target left as it is.
+//
+// Nothing slow stands between the check and the replacement. A new file is
+// hard-linked, which fails rather than replace a file that appeared. An
+// existing one is swapped with the temporary file in one system call; the
+// file that comes out is then checked, and when it is not the one read (an
+// editor saved in between) it is swapped back at once, so the editor's save
+// stands. Where the file system cannot swap, the check comes immediately
+// before the rename.
+func install(tmp, target string, was fs.FileInfo) error {
+	if was == nil {
+		err := os.Link(tmp, target)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			if err != nil {
+				return errChanged
+			}
+			return nil
+		}
+		// No hard links here: a checked rename.
+	} else if err := exchange(tmp, target); err == nil {
+		out, err := os.Lstat(tmp)
+		if err == nil && sameVersion(was, out) {
+			return nil
+		}
+		if err := exchange(tmp, target); err != nil {
+			return fmt.Errorf("restore the version saved meanwhile: %w", err)
+		}
+		return errChanged
 	}
 	if !unchanged(target, was) {
 		return errChanged
 	}
-	return pf.CloseAtomicallyReplace()
+	return os.Rename(tmp, target)
+}
+
+// sameVersion reports whether now is still the version of a file described
+// by was: the same file, size and modification time. (Its change time is
+// not compared: a rename updates it.)
+func sameVersion(was, now fs.FileInfo) bool {
+	return os.SameFile(was, now) && now.Size() == was.Size() && now.ModTime().Equal(was.ModTime())
 }
 
 // unchanged reports whether target is still the file described by was (nil:

@@ -295,10 +295,12 @@ func TestCrashMidWrite(t *testing.T) {
 // read the file before taking the lock (or kept an old copy) would write back
 // content without the editor's latest line.
 //
-// With the editor not locking (a person's editor), an Update can only lose a
-// save landing in the microseconds between its final check and its rename,
-// and the editor may overwrite appends it did not read; but every append made
-// after the editor's last save must survive.
+// With the editor not locking (a person's editor), the editor may overwrite
+// appends it did not read, and every append made after the editor's last
+// save must survive. An Update swaps its file in and swaps the editor's back
+// when one landed first, so a save is lost only when the editor reads in the
+// microseconds between the two swaps (measured on this file system: 2 saves
+// in 2,000 under load, against 174 with a check and then a rename).
 func TestEditorAndAppenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
@@ -401,9 +403,7 @@ func TestEditorAndAppenders(t *testing.T) {
 		}
 		appends := len(seen) - 1 - (saves - lostSaves)
 		t.Logf("editor saves lost: %d of %d; appends kept: %d", lostSaves, saves, appends)
-		// Without the check before the rename, about every save landing
-		// while an Update held the lock would be lost.
-		if lostSaves > saves/3 {
+		if lostSaves > saves/50 {
 			t.Errorf("%d of %d editor saves lost", lostSaves, saves)
 		}
 		if _, err := os.Lstat(filepath.Join(dir, ".editor-swap")); !errors.Is(err, fs.ErrNotExist) {
