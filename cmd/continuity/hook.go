@@ -17,7 +17,7 @@ func newHookCmd(a *app) *cobra.Command {
 		Use:   "hook",
 		Short: "The hook entry point: a payload on stdin, at most one JSON object on stdout",
 		Long: `The hook entry point, registered by 'continuity init' (--agent names the host; without it,
-Claude Code). Reads one hook payload on stdin; the host's event means:
+the first of ` + hostNames() + `). Reads one hook payload on stdin; the host's event means:
 
   session start       inject the active ledger and its latest handoff
   before compaction   write a handoff from the transcript; update the ledger's files
