@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/hookio"
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -25,7 +23,7 @@ var _ host.Host = Host{}
 func (Host) Name() string { return "claude" }
 
 // Title is the host's name for people.
-func (Host) Title() string { return "Claude Code" }
+func (Host) Title() string { return host.TitleOf("claude") }
 
 // sessionEndTimeout (seconds) is the SessionEnd timeout Register writes:
 // it covers reading a transcript of hundreds of MB, above the client's
@@ -40,7 +38,7 @@ func (Host) Limits() host.Limits {
 
 // Decode turns a Claude Code hook payload into an event.
 func (Host) Decode(payload []byte) (host.Event, error) {
-	pl, err := hookio.Decode(payload)
+	pl, err := decodePayload(payload)
 	if err != nil {
 		return host.Event{}, err
 	}
@@ -66,11 +64,7 @@ func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
 	if ev.Kind != host.Start || (a.Context == "" && a.Message == "") {
 		return nil, nil
 	}
-	var b strings.Builder
-	if err := hookio.Write(&b, hookio.SessionStart(a.Context, a.Message)); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	return encodeLine(sessionStart(a.Context, a.Message))
 }
 
 // ProjectDir is CLAUDE_PROJECT_DIR.
