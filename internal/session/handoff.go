@@ -83,9 +83,12 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if r.AgentSession != "" && prev.Handoff != "" && prev.HandoffContent == content {
 		return Written{Message: "nothing new since " + prev.Handoff}, nil
 	}
-	body, err := render(p, h)
+	body, problem, err := render(p, h)
 	if err != nil {
 		return Written{}, err
+	}
+	if problem != "" {
+		warn = append(warn, problem)
 	}
 	path, err := write(p, r, meta.Created, body)
 	if err != nil {
@@ -277,32 +280,23 @@ func mergeFiles(a, b []string) []string {
 	return out
 }
 
-// handoffTemplate is the project's own handoff template ("" for the
-// embedded one).
-func handoffTemplate(p *project.Project) (string, error) {
-	t := p.Config.Handoff.Template
-	if t == "" {
-		return "", nil
-	}
-	b, err := safefile.Read(filepath.Join(p.Root, filepath.FromSlash(t)), p.WriteOptions())
-	if err != nil {
-		return "", fmt.Errorf("handoff template: %w", err)
-	}
-	return string(b), nil
-}
-
 // render renders a redacted handoff within the project's size bound, and
-// redacts the whole file again: a project's template may print more.
-func render(p *project.Project, h *handoff.Handoff) ([]byte, error) {
-	tmpl, err := handoffTemplate(p)
-	if err != nil {
-		return nil, err
+// redacts the whole file again: a project's template may print more. A
+// project template that cannot be used (not a tracked file, broken, too
+// slow, printing too much) gives way to the built-in one; problem says why.
+func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string, err error) {
+	tmpl, terr := p.HandoffTemplate()
+	if terr != nil {
+		problem = terr.Error() + "; the built-in template was used"
 	}
-	body, err := handoff.RenderLimit(h, tmpl, p.Config.Handoff.MaxBytes)
+	body, rproblem, err := handoff.RenderProject(h, tmpl, p.Config.Handoff.MaxBytes, handoff.TemplateTimeout)
 	if err != nil {
-		return nil, err
+		return nil, problem, err
 	}
-	return []byte(p.Redact(string(body))), nil
+	if problem == "" {
+		problem = rproblem
+	}
+	return []byte(p.Redact(string(body))), problem, nil
 }
 
 // write creates the handoff file, never over another: a name taken in the
@@ -313,8 +307,8 @@ func write(p *project.Project, r Request, created time.Time, body []byte) (strin
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create handoff directory: %w", err)
+	if err := p.MkdirAll(dir); err != nil {
+		return "", err
 	}
 	id := r.AgentSession
 	if id == "" {

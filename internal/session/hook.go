@@ -122,12 +122,12 @@ func (k Hook) open(ev host.Event) *project.Project {
 	if p.Config.Disable {
 		return nil
 	}
-	for _, perr := range p.Config.Problems {
-		k.warnf("config: %v (ignored)", perr)
-	}
 	if !p.OptedIn() {
 		k.debugf("%s has no %s and no %s; nothing done (run `continuity init`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
 		return nil
+	}
+	if s := p.Config.Summary(); s != "" {
+		k.warnf("config: %s", s)
 	}
 	return p
 }
