@@ -88,7 +88,7 @@ type record struct {
 // copied: gjson's results point into it, so every text kept is cloned
 // (handoff.Cut copies).
 func (c *collector) record(b []byte) {
-	root := gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+	root := parse(b)
 	if !root.IsObject() {
 		return
 	}
@@ -362,19 +362,19 @@ func scalarString(r gjson.Result) string {
 func (c *collector) toolResults(src *source, ts string, content gjson.Result) bool {
 	found := false
 	content.ForEach(func(_, el gjson.Result) bool {
-		// One pass over the block's keys: the result's text can be
-		// large, and each Get would scan it again.
+		// One pass over the block's keys, without unescaping the
+		// result's text (it can be large): it is parsed only when needed.
 		var typ, id string
 		var isErr bool
-		var text gjson.Result
-		el.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
+		var text []byte
+		eachKey(bytesOf(el.Raw), func(k, v []byte) bool {
+			switch string(k) {
 			case "type":
-				typ = v.Str
+				typ = parse(v).Str
 			case "tool_use_id":
-				id = v.Str
+				id = parse(v).Str
 			case "is_error":
-				isErr = v.Bool()
+				isErr = parse(v).Bool()
 			case "content":
 				text = v
 			}
@@ -394,14 +394,14 @@ func (c *collector) toolResults(src *source, ts string, content gjson.Result) bo
 			}
 		}
 		if isErr {
-			line := errorLine(u, c.redacted(contentText(text), 50*maxLineRunes))
+			line := errorLine(u, c.redacted(contentText(parse(text)), 50*maxLineRunes))
 			src.Errors = appendLast(src.Errors, maxErrors, cloneItem(ts, c.st.Compactions, line))
 			return true
 		}
 		if ok {
 			result := ""
 			if u.Name == "TaskCreate" {
-				result = contentText(text)
+				result = contentText(parse(text))
 			}
 			c.apply(src, u, result)
 		}
@@ -521,4 +521,15 @@ func TranscriptFiles(path string) []string {
 // transcript.LoadCheckpoint and transcript.SaveCheckpoint).
 func ReadTranscriptFrom(path, root string, red func(string) string, cp *transcript.Checkpoint, deadline time.Time) (*handoff.Facts, *transcript.Checkpoint, error) {
 	return transcript.ReadFrom(TranscriptFiles(path), newCollector(root, red), cp, deadline)
+}
+
+// parse parses JSON in place: the results point into b, which must stay
+// unchanged while they are used; what is kept is cloned.
+func parse(b []byte) gjson.Result {
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// bytesOf is s's bytes, shared, read only.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }

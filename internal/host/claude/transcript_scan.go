@@ -206,3 +206,43 @@ func wholeRecords(b []byte) [][]byte {
 	}
 	return out
 }
+
+// eachKey calls fn with each key of the JSON object raw and its value's
+// raw bytes, until fn returns false or raw ends. Unlike gjson's ForEach it
+// never unescapes a string it passes over: a tool result's text can be
+// megabytes, and only its length matters here unless it is needed.
+func eachKey(raw []byte, fn func(key, val []byte) bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] != '"' {
+			return
+		}
+		end := stringEnd(raw, i)
+		if end < 0 {
+			return
+		}
+		key := raw[i+1 : end]
+		i = skipSpace(raw, end+1)
+		if i >= len(raw) || raw[i] != ':' {
+			return
+		}
+		i = skipSpace(raw, i+1)
+		e := skipValue(raw, i)
+		if e < 0 {
+			return
+		}
+		if !fn(key, raw[i:e]) {
+			return
+		}
+		i = skipSpace(raw, e)
+		if i >= len(raw) || raw[i] != ',' {
+			return
+		}
+		i++
+	}
+}
