@@ -20,7 +20,7 @@ const MaxLineBytes = 8 << 20
 // readBufferSize is the bufio buffer: lines up to this size are decoded in
 // place, without a copy, and a line's head is always seen whole before the
 // reader decides whether to keep the rest of it.
-const readBufferSize = 64 << 10
+const readBufferSize = 256 << 10
 
 // ErrNotTranscript says that a non-empty input held no record the decoder
 // recognised: another agent's JSON, a markdown file, anything but a
