@@ -68,8 +68,7 @@ func (c *collector) keep(s string, n int) string {
 // with the next one appended to it on the same line: the whole records in
 // it are recovered.
 func (c *collector) Record(rec []byte) {
-	if wellFormed(rec) {
-		c.record(rec)
+	if c.record(rec) {
 		return
 	}
 	for _, r := range wholeRecords(rec) {
@@ -81,55 +80,59 @@ func (c *collector) Record(rec []byte) {
 type record struct {
 	typ, agent, ts          string
 	isMeta, isSummary, side bool
-	msg                     gjson.Result
+	msg                     []byte
 }
 
-// record decodes one whole JSON object. The line is parsed in place, not
-// copied: gjson's results point into it, so every text kept is cloned
-// (handoff.Cut copies).
-func (c *collector) record(b []byte) {
-	root := parse(b)
-	if !root.IsObject() {
-		return
-	}
+// record decodes one line and reports whether it was one whole JSON
+// object. The line is scanned in place, never copied nor unescaped
+// whole: the values read point into it, so every text kept is cloned
+// (handoff.Cut copies). Only small values go through gjson; large ones
+// (a tool result's text) are stepped over with IndexByte.
+func (c *collector) record(b []byte) bool {
 	var r record
-	var data gjson.Result
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	var data []byte
+	ok := topLevel(b, func(k, v []byte) {
+		switch string(k) {
 		case "type":
-			r.typ = v.Str
+			r.typ = str(v)
 		case "isMeta":
-			r.isMeta = v.Bool()
+			r.isMeta = parse(v).Bool()
 		case "isCompactSummary":
-			r.isSummary = v.Bool()
+			r.isSummary = parse(v).Bool()
 		case "isSidechain":
-			r.side = v.Bool()
+			r.side = parse(v).Bool()
 		case "agentId":
-			r.agent = v.Str
+			r.agent = str(v)
 		case "message":
 			r.msg = v
 		case "data":
 			data = v
 		case "timestamp":
-			// The last field that matters: the client writes the large
-			// copies it keeps (toolUseResult) after it.
-			r.ts = v.Str
-			return false
+			r.ts = str(v)
 		}
-		return true
 	})
-	if r.typ == "progress" {
+	if !ok {
+		return false
+	}
+	switch {
+	case r.typ == "progress":
 		c.progress(data, r.ts)
-		return
+	case r.msg != nil && (r.typ == "user" || r.typ == "assistant"):
+		via := ""
+		if r.side {
+			via = "file"
+		}
+		c.message(r, via)
 	}
-	if !r.msg.Exists() || (r.typ != "user" && r.typ != "assistant") {
-		return
+	return true
+}
+
+// str is the JSON string v's text ("" for any other value).
+func str(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
 	}
-	via := ""
-	if r.side {
-		via = "file"
-	}
-	c.message(r, via)
+	return parse(v).Str
 }
 
 // progress reads a subagent's message from a Claude Code 2.0/2.1.x
@@ -137,36 +140,36 @@ func (c *collector) record(b []byte) {
 // "agentId":…,"message":{"type":"assistant"|"user","message":{…},
 // "timestamp":…}},…}. Other progress kinds (bash, hook, MCP) say nothing a
 // handoff needs.
-func (c *collector) progress(data gjson.Result, ts string) {
+func (c *collector) progress(data []byte, ts string) {
 	var kind, agent string
-	var wrapped gjson.Result
-	data.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	var wrapped []byte
+	eachKey(data, func(k, v []byte) bool {
+		switch string(k) {
 		case "type":
-			kind = v.Str
+			kind = str(v)
 		case "agentId":
-			agent = v.Str
+			agent = str(v)
 		case "message":
 			wrapped = v
 		}
 		return true
 	})
-	if kind != "agent_progress" || !wrapped.IsObject() {
+	if kind != "agent_progress" || wrapped == nil {
 		return
 	}
 	r := record{agent: agent, ts: ts, side: true}
-	wrapped.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	eachKey(wrapped, func(k, v []byte) bool {
+		switch string(k) {
 		case "type":
-			r.typ = v.Str
+			r.typ = str(v)
 		case "message":
 			r.msg = v
 		case "timestamp":
-			r.ts = v.Str
+			r.ts = str(v)
 		}
 		return true
 	})
-	if !r.msg.IsObject() || (r.typ != "user" && r.typ != "assistant") {
+	if r.msg == nil || (r.typ != "user" && r.typ != "assistant") {
 		return
 	}
 	c.message(r, "progress")
@@ -175,6 +178,26 @@ func (c *collector) progress(data gjson.Result, ts string) {
 // message handles a user or assistant message of the main agent (via "")
 // or of a subagent.
 func (c *collector) message(r record, via string) {
+	var role, model string
+	var content, usage []byte
+	isObject := false
+	eachKey(r.msg, func(k, v []byte) bool {
+		isObject = true
+		switch string(k) {
+		case "role":
+			role = str(v)
+		case "content":
+			content = v
+		case "model":
+			model = str(v)
+		case "usage":
+			usage = v
+		}
+		return true
+	})
+	if !isObject {
+		return
+	}
 	src := &c.st.Main
 	if via != "" {
 		if r.agent == "" {
@@ -186,18 +209,19 @@ func (c *collector) message(r record, via string) {
 		}
 	}
 	c.st.Records++
-	content := r.msg.Get("content")
-	if r.typ == "assistant" || r.msg.Get("role").Str == "assistant" {
-		c.assistant(src, r, content)
+	if r.typ == "assistant" || role == "assistant" {
+		c.assistant(src, r, content, model, usage)
 		return
 	}
-	if content.IsArray() && c.toolResults(src, r.ts, content) {
+	if isArray(content) && c.toolResults(src, r.ts, content) {
 		return
 	}
 	if via == "" {
 		c.user(r, content)
 	}
 }
+
+func isArray(v []byte) bool { return len(v) > 0 && v[0] == '[' }
 
 // agent is the source of subagent id's records arriving via one form, or
 // nil when that subagent's records were already read in the other form.
@@ -224,8 +248,8 @@ func (c *collector) agent(id, via, ts string) *source {
 
 // user handles a user entry that is not a tool result: a prompt, a
 // compaction summary, or something the client injected.
-func (c *collector) user(r record, content gjson.Result) {
-	text := contentText(content)
+func (c *collector) user(r record, content []byte) {
+	text := contentText(parse(content))
 	if r.isSummary {
 		if s := cleanTranscriptSummary(text); s != "" {
 			c.st.Summary = c.keep(s, 4*maxTextRunes)
@@ -260,40 +284,47 @@ func contentText(content gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
-func (c *collector) assistant(src *source, r record, content gjson.Result) {
-	var model string
-	var usage gjson.Result
-	r.msg.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "model":
-			model = v.Str
-		case "usage":
-			usage = v
-		}
-		return true
-	})
+func (c *collector) assistant(src *source, r record, content []byte, model string, usage []byte) {
 	if model == "<synthetic>" {
 		return // the client's own stand-in for a failed request
 	}
 	var texts []string
-	content.ForEach(func(_, el gjson.Result) bool {
-		switch el.Get("type").Str {
+	eachElem(content, func(el []byte) bool {
+		var typ, id, name string
+		var text, input []byte
+		eachKey(el, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				typ = str(v)
+			case "text":
+				text = v
+			case "id":
+				id = str(v)
+			case "name":
+				name = str(v)
+			case "input":
+				input = v
+			}
+			return true
+		})
+		switch typ {
 		case "text":
-			if t := strings.TrimSpace(el.Get("text").Str); t != "" {
+			if t := strings.TrimSpace(str(text)); t != "" {
 				texts = append(texts, t)
 			}
 		case "tool_use":
-			c.toolUse(src, r.ts, el)
+			c.toolUse(src, r.ts, id, name, parse(input))
 		}
 		return true
 	})
 	if src != &c.st.Main {
 		return
 	}
-	if usage.IsObject() {
+	if usage != nil {
 		// The real size of the context at this reply: everything the
 		// request carried, cached or not.
-		c.st.Tokens = int(usage.Get("input_tokens").Int() + usage.Get("cache_read_input_tokens").Int() + usage.Get("cache_creation_input_tokens").Int())
+		u := parse(usage)
+		c.st.Tokens = int(u.Get("input_tokens").Int() + u.Get("cache_read_input_tokens").Int() + u.Get("cache_creation_input_tokens").Int())
 		if model != "" {
 			c.st.Model = strings.Clone(model)
 		}
@@ -303,20 +334,8 @@ func (c *collector) assistant(src *source, r record, content gjson.Result) {
 	}
 }
 
-func (c *collector) toolUse(src *source, ts string, el gjson.Result) {
-	var in gjson.Result
-	u := pendingUse{T: ts, E: c.st.Compactions}
-	el.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			u.ID = v.Str
-		case "name":
-			u.Name = v.Str
-		case "input":
-			in = v
-		}
-		return true
-	})
+func (c *collector) toolUse(src *source, ts, id, name string, in gjson.Result) {
+	u := pendingUse{ID: id, Name: name, T: ts, E: c.st.Compactions}
 	switch u.Name {
 	case "Write", "Edit", "MultiEdit":
 		u.Path = in.Get("file_path").Str
@@ -359,20 +378,20 @@ func scalarString(r gjson.Result) string {
 
 // toolResults reads the tool results in a user message's content and
 // reports whether there were any (then the message is no prompt).
-func (c *collector) toolResults(src *source, ts string, content gjson.Result) bool {
+func (c *collector) toolResults(src *source, ts string, content []byte) bool {
 	found := false
-	content.ForEach(func(_, el gjson.Result) bool {
+	eachElem(content, func(el []byte) bool {
 		// One pass over the block's keys, without unescaping the
 		// result's text (it can be large): it is parsed only when needed.
 		var typ, id string
 		var isErr bool
 		var text []byte
-		eachKey(bytesOf(el.Raw), func(k, v []byte) bool {
+		eachKey(el, func(k, v []byte) bool {
 			switch string(k) {
 			case "type":
-				typ = parse(v).Str
+				typ = str(v)
 			case "tool_use_id":
-				id = parse(v).Str
+				id = str(v)
 			case "is_error":
 				isErr = parse(v).Bool()
 			case "content":
@@ -529,7 +548,3 @@ func parse(b []byte) gjson.Result {
 	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
-// bytesOf is s's bytes, shared, read only.
-func bytesOf(s string) []byte {
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
