@@ -547,4 +547,3 @@ func ReadTranscriptFrom(path, root string, red func(string) string, cp *transcri
 func parse(b []byte) gjson.Result {
 	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
 }
-
