@@ -106,8 +106,12 @@ func (r *streamResult) feedTail(d Decoder) {
 	}
 }
 
-// deadlineEvery is how many lines are read between two looks at the clock.
-const deadlineEvery = 64
+// The clock is looked at every deadlineLines lines, or sooner when
+// deadlineBytes have passed (lines can be megabytes long).
+const (
+	deadlineLines = 64
+	deadlineBytes = 4 << 20
+)
 
 // stream reads r to its end (or until the deadline, when not zero) and
 // feeds d the newline-terminated lines it wants; the last line, when it has
@@ -115,12 +119,17 @@ const deadlineEvery = 64
 func stream(r io.Reader, d Decoder, deadline time.Time) (streamResult, error) {
 	var res streamResult
 	lr := lineReader{br: bufio.NewReaderSize(r, readBufferSize), max: MaxLineBytes, wants: d.Wants}
+	var sinceCheck int64
 	for n := 1; ; n++ {
-		if n%deadlineEvery == 0 && !deadline.IsZero() && time.Now().After(deadline) {
-			res.stopped = true
-			return res, nil
+		if !deadline.IsZero() && (n%deadlineLines == 0 || sinceCheck > deadlineBytes) {
+			if time.Now().After(deadline) {
+				res.stopped = true
+				return res, nil
+			}
+			sinceCheck = 0
 		}
 		line, st, err := lr.next()
+		sinceCheck += st.read
 		if err == nil {
 			res.lines++
 			res.whole += st.read

@@ -140,33 +140,6 @@ func skipValue(s []byte, i int) int {
 	}
 }
 
-// objectEnd returns the index just past the JSON object or array starting
-// at s[i], or -1 when it does not close within s. It checks the nesting
-// and the strings only, not the grammar: enough to tell a whole record from
-// one cut short, at a fraction of a full validation's cost.
-func objectEnd(s []byte, i int) int {
-	depth := 0
-	for i < len(s) {
-		switch s[i] {
-		case '"':
-			e := stringEnd(s, i)
-			if e < 0 {
-				return -1
-			}
-			i = e
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-		i++
-	}
-	return -1
-}
-
 // maxRecoveryTries bounds the work spent on one malformed line.
 const maxRecoveryTries = 256
 
@@ -184,7 +157,7 @@ func wholeRecords(b []byte) [][]byte {
 		}
 		start := i + k
 		tries++
-		e := objectEnd(b, start)
+		e := skipValue(b, start)
 		if e > 0 {
 			if next := skipSpace(b, e); next == len(b) || b[next] == '{' {
 				out = append(out, b[start:e])
@@ -202,38 +175,51 @@ func wholeRecords(b []byte) [][]byte {
 // never unescapes a string it passes over: a tool result's text can be
 // megabytes, and only its length matters here unless it is needed.
 func eachKey(raw []byte, fn func(key, val []byte) bool) {
+	objectKeys(raw, fn)
+}
+
+// objectKeys is eachKey, returning the index just past the object's
+// closing brace, or -1 when the object is not whole (or fn stopped).
+func objectKeys(raw []byte, fn func(key, val []byte) bool) int {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return
+		return -1
 	}
-	i++
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return i + 1
+	}
 	for {
 		i = skipSpace(raw, i)
 		if i >= len(raw) || raw[i] != '"' {
-			return
+			return -1
 		}
 		end := stringEnd(raw, i)
 		if end < 0 {
-			return
+			return -1
 		}
 		key := raw[i+1 : end]
 		i = skipSpace(raw, end+1)
 		if i >= len(raw) || raw[i] != ':' {
-			return
+			return -1
 		}
 		i = skipSpace(raw, i+1)
 		e := skipValue(raw, i)
-		if e < 0 {
-			return
-		}
-		if !fn(key, raw[i:e]) {
-			return
+		if e < 0 || !fn(key, raw[i:e]) {
+			return -1
 		}
 		i = skipSpace(raw, e)
-		if i >= len(raw) || raw[i] != ',' {
-			return
+		if i >= len(raw) {
+			return -1
 		}
-		i++
+		switch raw[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1
+		default:
+			return -1
+		}
 	}
 }
 
@@ -267,45 +253,6 @@ func eachElem(raw []byte, fn func(val []byte) bool) {
 // record cut short, or two run together, is not). It reads b once, stepping
 // over strings with IndexByte: far cheaper than a full validation.
 func topLevel(b []byte, fn func(key, val []byte)) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return skipSpace(b, i+1) == len(b)
-	}
-	for {
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		end := stringEnd(b, i)
-		if end < 0 {
-			return false
-		}
-		key := b[i+1 : end]
-		i = skipSpace(b, end+1)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		e := skipValue(b, i)
-		if e < 0 {
-			return false
-		}
-		fn(key, b[i:e])
-		i = skipSpace(b, e)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i++
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+	end := objectKeys(b, func(k, v []byte) bool { fn(k, v); return true })
+	return end > 0 && skipSpace(b, end) == len(b)
 }

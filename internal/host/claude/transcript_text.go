@@ -170,17 +170,6 @@ func appendLast[T any](list []T, max int, items ...T) []T {
 	return list
 }
 
-// appendLastUnique appends s, moving an earlier equal entry to the end,
-// and keeps the last max entries.
-func appendLastUnique(list []string, s string, max int) []string {
-	for i, x := range list {
-		if x == s {
-			list = append(list[:i], list[i+1:]...)
-			break
-		}
-	}
-	return appendLast(list, max, s)
-}
 
 // clientWrappers start user entries the client writes itself: slash
 // commands and their output, shell escapes, hook output, notifications.
