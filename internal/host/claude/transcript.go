@@ -466,8 +466,9 @@ func (c *collector) addFile(src *source, u pendingUse) {
 	if p == "" {
 		return
 	}
-	for _, it := range src.Files {
-		if it.S == p {
+	for i := range src.Files {
+		if src.Files[i].S == p { // touched again: listed at its first touch, counted since its last
+			src.Files[i].LT, src.Files[i].LE = strings.Clone(u.T), u.E
 			return
 		}
 	}

@@ -243,3 +243,24 @@ func TestTranscriptFiles(t *testing.T) {
 		t.Errorf("files = %q", got)
 	}
 }
+
+// TestFileTouchedAgainSinceCompaction: a file edited before a compaction
+// and again after it is work since the compaction.
+func TestFileTouchedAgainSinceCompaction(t *testing.T) {
+	summary := `{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary:\nwrote a.go"},"timestamp":"2026-01-01T00:00:05Z"}`
+	f := read(t,
+		withTime(toolUse("1", "Edit", `{"file_path":"/home/dev/proj/a.go"}`), "2026-01-01T00:00:01Z"),
+		withTime(result("1", "ok"), "2026-01-01T00:00:02Z"),
+		withTime(toolUse("2", "Edit", `{"file_path":"/home/dev/proj/b.go"}`), "2026-01-01T00:00:03Z"),
+		withTime(result("2", "ok"), "2026-01-01T00:00:04Z"),
+		summary,
+		withTime(toolUse("3", "Edit", `{"file_path":"/home/dev/proj/a.go"}`), "2026-01-01T00:00:06Z"),
+		withTime(result("3", "ok"), "2026-01-01T00:00:07Z"),
+	)
+	if want := []string{"a.go", "b.go"}; !reflect.DeepEqual(f.Files, want) {
+		t.Errorf("files = %q, want %q", f.Files, want)
+	}
+	if want := []string{"a.go"}; f.Since == nil || !reflect.DeepEqual(f.Since.Files, want) {
+		t.Errorf("since = %+v, want files %q", f.Since, want)
+	}
+}

@@ -57,6 +57,17 @@ type item struct {
 	T string `json:"t,omitempty"`
 	E int    `json:"e,omitempty"`
 	S string `json:"s"`
+	// LT and LE are a file's last touch, when it was touched again.
+	LT string `json:"lt,omitempty"`
+	LE int    `json:"le,omitempty"`
+}
+
+// last is when it last happened.
+func (it item) last() item {
+	if it.LT != "" || it.LE > it.E {
+		return item{T: it.LT, E: it.LE}
+	}
+	return it
 }
 
 // pendingUse is a tool call whose result has not been read yet: its effect
@@ -173,9 +184,15 @@ func (st *state) facts() *handoff.Facts {
 	files := pick(func(s *source) []item { return s.Files })
 	var fileItems []item
 	for _, it := range files {
-		if !slices.ContainsFunc(fileItems, func(x item) bool { return x.S == it.S }) {
-			fileItems = appendLast(fileItems, maxFiles, it)
+		if i := slices.IndexFunc(fileItems, func(x item) bool { return x.S == it.S }); i >= 0 {
+			// The same file, touched by another agent too: since counts
+			// from the later of the two last touches.
+			if l, prev := it.last(), fileItems[i].last(); l.T > prev.T || l.T == prev.T && l.E > prev.E {
+				fileItems[i].LT, fileItems[i].LE = l.T, l.E
+			}
+			continue
 		}
+		fileItems = appendLast(fileItems, maxFiles, it)
 	}
 	var cmds []item
 	for _, it := range pick(func(s *source) []item { return s.Commands }) {
@@ -197,7 +214,7 @@ func (st *state) facts() *handoff.Facts {
 	} {
 		for _, it := range l.items {
 			*l.all = append(*l.all, it.S)
-			if st.since(it) {
+			if st.since(it.last()) {
 				*l.since = append(*l.since, it.S)
 			}
 		}
