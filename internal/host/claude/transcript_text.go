@@ -170,7 +170,6 @@ func appendLast[T any](list []T, max int, items ...T) []T {
 	return list
 }
 
-
 // clientWrappers start user entries the client writes itself: slash
 // commands and their output, shell escapes, hook output, notifications.
 var clientWrappers = []string{
