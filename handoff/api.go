@@ -25,13 +25,26 @@ type Facts struct {
 	Errors         []string `json:"errors"`   // tool results with is_error, trimmed
 	Prompts        []string `json:"prompts"`  // the person's prompts, in order (not tool results, not hook output)
 	LastAssistant  string   `json:"last_assistant"`
-	CompactSummary string   `json:"compact_summary"`   // the latest compaction summary
-	Model          string   `json:"model,omitempty"`   // the model of the last main-agent reply
-	Tokens         int      `json:"tokens,omitempty"`  // tokens in context at the last main-agent reply, from its usage (never estimated)
-	Partial        bool     `json:"partial,omitempty"` // reading stopped before the end (deadline): the facts cover only what was read
-	Lines          int      `json:"lines"`             // lines read
-	SkippedLines   int      `json:"skipped_lines"`     // lines over MaxLineBytes, skipped
-	Bytes          int64    `json:"bytes"`             // bytes read
+	CompactSummary string   `json:"compact_summary"`       // the latest compaction summary
+	Compactions    int      `json:"compactions,omitempty"` // compaction summaries seen
+	Since          *Since   `json:"since,omitempty"`       // what happened after the latest compaction; nil when there was none
+	Model          string   `json:"model,omitempty"`       // the model of the last main-agent reply
+	Tokens         int      `json:"tokens,omitempty"`      // tokens in context at the last main-agent reply, from its usage (never estimated)
+	Partial        bool     `json:"partial,omitempty"`     // reading stopped before the end (deadline): the facts cover only what was read
+	Records        int      `json:"records"`               // records the host's decoder recognised: 0 from a non-empty input means it is not a transcript
+	Lines          int      `json:"lines"`                 // lines read
+	SkippedLines   int      `json:"skipped_lines"`         // lines over MaxLineBytes, skipped
+	Bytes          int64    `json:"bytes"`                 // bytes read
+}
+
+// Since is what a session did after its latest compaction, so that a
+// handoff's summary is never older than the work (see SummaryOf).
+type Since struct {
+	Prompts       []string `json:"prompts,omitempty"`        // the person's prompts after it
+	Files         []string `json:"files,omitempty"`          // files first touched after it (subagents' included)
+	Commands      []string `json:"commands,omitempty"`       // commands run after it
+	Errors        []string `json:"errors,omitempty"`         // failed tool calls after it
+	LastAssistant string   `json:"last_assistant,omitempty"` // the latest reply after it; "" when none came
 }
 
 // Meta is a handoff's front matter.

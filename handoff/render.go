@@ -112,7 +112,7 @@ func newView(h *Handoff) *view {
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
 		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),
 		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
-		Commands: newList(h.Commands, false), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
+		Commands: commandList(h.Commands), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
 		LedgerPath: h.LedgerPath,
 	}
 	var ds []decision
@@ -144,6 +144,22 @@ func newList(items []string, keepFirst bool) *list {
 		return nil
 	}
 	return &list{Items: out, keepFirst: keepFirst}
+}
+
+// commandList is newList for commands: each shown as it ran, on one line,
+// runs of spaces kept (they can matter to the command).
+func commandList(items []string) *list {
+	var out []string
+	for _, it := range items {
+		it = strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(it))
+		if it = Cut(it, itemRunes); it != "" {
+			out = append(out, it)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return &list{Items: out}
 }
 
 func (v *view) execute(t *template.Template) ([]byte, error) {

@@ -43,6 +43,11 @@ type config struct {
 	size     int64 // transcript bytes
 	keep     bool
 	setup    string
+	// transcriptOnly runs only the transcript cases.
+	transcriptOnly bool
+	// before is the source tree of an earlier version (e.g. from git
+	// archive): its PreCompact is timed beside this one's, in the same run.
+	before string
 }
 
 func main() {
@@ -55,6 +60,8 @@ func main() {
 	flag.IntVar(&runs, "runs", 0, "runs per SessionStart case (default 200, 40 with -quick)")
 	flag.IntVar(&sizeMB, "mb", 0, "transcript size in MB (default 200, 20 with -quick)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
+	flag.BoolVar(&c.transcriptOnly, "transcript", false, "only the transcript cases")
+	flag.StringVar(&c.before, "before", "", "also time the PreCompact hook of the continuity source tree in this directory (an earlier version), side by side")
 	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
 	c.runs, c.editRuns, c.scanRuns, c.size = 200, 100, 5, 200<<20
@@ -76,6 +83,7 @@ func main() {
 // sample is one process run.
 type sample struct {
 	wall time.Duration
+	cpu  time.Duration // user + system, all threads: what the process cost, whatever else the machine ran
 }
 
 // proc is a process to time: a command line, a directory and its stdin.
@@ -113,7 +121,7 @@ func (p *proc) once() error {
 			return fmt.Errorf("%s: %w (stderr %q)", p.name, err, errb.Bytes())
 		}
 	}
-	p.runs = append(p.runs, sample{wall: wall})
+	p.runs = append(p.runs, sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()})
 	return nil
 }
 
@@ -191,9 +199,18 @@ func alternate(rounds int, ps ...*proc) error {
 }
 
 func (p *proc) quantile(q float64) time.Duration {
+	return p.quantileOf(q, func(s sample) time.Duration { return s.wall })
+}
+
+// cpuMedian is the median CPU time (user + system) of the runs.
+func (p *proc) cpuMedian() time.Duration {
+	return p.quantileOf(0.5, func(s sample) time.Duration { return s.cpu })
+}
+
+func (p *proc) quantileOf(q float64, of func(sample) time.Duration) time.Duration {
 	d := make([]time.Duration, len(p.runs))
 	for i, s := range p.runs {
-		d[i] = s.wall
+		d[i] = of(s)
 	}
 	slices.Sort(d)
 	return d[min(len(d)-1, int(q*float64(len(d))))]
@@ -251,56 +268,14 @@ func run(c config, w io.Writer) error {
 		return fmt.Errorf("build baseline: %v: %s", err, out)
 	}
 
-	logf("generating repositories (50 ledgers; 2,000 and 10,000 handoffs)")
-	repo2k, repo10k := filepath.Join(tmp, "repo-2k"), filepath.Join(tmp, "repo-10k")
-	if err := makeRepo(bin, modRoot, repo2k, 50, 2000); err != nil {
-		return err
-	}
-	if err := makeRepo(bin, modRoot, repo10k, 50, 10000); err != nil {
-		return err
-	}
-	if c.setup != "" {
-		logf("generating a %d MB transcript", c.size>>20)
-		return writeTranscript(modRoot, filepath.Join(tmp, "transcript.jsonl"), c.size)
-	}
 	env := []string{"CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CLAUDE_ENV_FILE=", "CONTINUITY_NOW="}
-
-	// SessionStart: a fresh agent session each run, as after a start-up.
-	startProc := func(name, repo string) *proc {
-		p := &proc{name: name, argv: []string{bin, "hook"}, dir: repo, env: env}
-		n := 0
-		p.reset = func() error {
-			n++
-			p.stdin = fmt.Appendf(nil, `{"session_id":"bench-%d-%d","transcript_path":"/nonexistent.jsonl","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, os.Getpid(), n, repo)
-			return nil
+	var rows []row
+	if !c.transcriptOnly {
+		r, err := runStart(c, bin, base, modRoot, tmp, env, logf)
+		if err != nil || c.setup != "" {
+			return err
 		}
-		p.check = func(out []byte) error {
-			if !bytes.Contains(out, []byte(`"additionalContext":"`)) || !bytes.Contains(out, []byte("(handoff 2026-11-22T")) {
-				return fmt.Errorf("no context or no latest handoff in %.300q", out)
-			}
-			return nil
-		}
-		return p
-	}
-	baseline := &proc{name: "baseline: Go program, stdin -> {}", argv: []string{base}, dir: repo2k,
-		stdin: []byte(`{"hook_event_name":"SessionStart"}`)}
-	start2k := startProc("SessionStart, 50 ledgers, 2,000 handoffs", repo2k)
-	start10k := startProc("SessionStart, 50 ledgers, 10,000 handoffs", repo10k)
-	logf("SessionStart: %d runs each, alternating", c.runs)
-	if err := alternate(c.runs, baseline, start2k, start10k); err != nil {
-		return err
-	}
-
-	// A ledger edit on a 2,000-line ledger, restored before each run.
-	big := bigLedger("big", 2000)
-	bigPath := filepath.Join(repo2k, "thoughts", "ledgers", "CONTINUITY_big.md")
-	edit := &proc{name: "continuity next, 2,000-line ledger", argv: []string{bin, "next", "one more step"}, dir: repo2k,
-		env:   append(slices.Clone(env), "CONTINUITY_LEDGER=big"),
-		reset: func() error { return os.WriteFile(bigPath, big, 0o644) },
-	}
-	logf("ledger edit: %d runs", c.editRuns)
-	if err := alternate(c.editRuns, edit); err != nil {
-		return err
+		rows = r
 	}
 
 	logf("generating a %d MB transcript", c.size>>20)
@@ -341,6 +316,21 @@ func run(c config, w io.Writer) error {
 		return nil
 	}
 	procs := []*proc{wc, compact}
+	var before *proc
+	if c.before != "" {
+		old := filepath.Join(tmp, "continuity-before")
+		if out, err := goCmd(c.before, "build", "-o", old, "./cmd/continuity"); err != nil {
+			return fmt.Errorf("build %s: %v: %s", c.before, err, out)
+		}
+		before = &proc{name: "PreCompact before (" + filepath.Base(c.before) + "), " + mb, argv: []string{old, "hook"}, dir: repoT, env: env}
+		m := 0
+		before.reset = func() error {
+			m++
+			before.stdin = fmt.Appendf(nil, `{"session_id":"before-%d-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"auto"}`, os.Getpid(), m, tpath, repoT)
+			return nil
+		}
+		procs = append(procs, before)
+	}
 	if _, err := exec.LookPath("jq"); err == nil {
 		procs = append(procs, jq)
 	} else {
@@ -352,15 +342,7 @@ func run(c config, w io.Writer) error {
 		return err
 	}
 
-	rows := []row{
-		{p: baseline},
-		{p: start2k, ratio: ratio(start2k, baseline, "baseline"), target: "<= 2.5x baseline",
-			ok: pass(float64(start2k.median()) <= 2.5*float64(baseline.median()))},
-		{p: start10k, ratio: ratio(start10k, start2k, "2,000 case"), target: "<= 1.3x 2,000 case",
-			ok: pass(float64(start10k.median()) <= 1.3*float64(start2k.median()))},
-		{p: edit, ratio: ratio(edit, baseline, "baseline"), target: "< 10 ms", ok: pass(edit.median() < 10*time.Millisecond)},
-		{p: wc},
-	}
+	rows = append(rows, row{p: wc})
 	if jq != nil {
 		rows = append(rows, row{p: jq})
 	}
@@ -369,15 +351,28 @@ func run(c config, w io.Writer) error {
 		speed := float64(jq.median()) / float64(compact.median())
 		rows = append(rows, row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx as long", speed), target: ">= 8x faster than jq", ok: pass(speed >= 8)})
 	}
+	if jq != nil {
+		rows = append(rows, row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx the CPU", float64(jq.cpuMedian())/float64(compact.cpuMedian()))})
+	}
+	if before != nil {
+		rows = append(rows, row{p: before, ratio: fmt.Sprintf("%.2fx this version (CPU %.2fx)", float64(before.median())/float64(compact.median()), float64(before.cpuMedian())/float64(compact.cpuMedian()))})
+		if jq != nil {
+			rows = append(rows, row{p: before, ratio: fmt.Sprintf("jq takes %.1fx as long (CPU %.1fx)", float64(jq.median())/float64(before.median()), float64(jq.cpuMedian())/float64(before.cpuMedian()))})
+		}
+	}
 	rss, err := compact.measureRSS()
 	if err != nil {
 		return err
 	}
 	rows = append(rows, row{p: compact, ratio: fmt.Sprintf("max RSS %.1f MB", float64(rss)/(1<<20)), target: "< 64 MB", ok: pass(rss < 64<<20)})
 
-	fmt.Fprintf(w, "continuity bench: %d SessionStart runs per case, %d ledger edits, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
+	if c.transcriptOnly {
+		fmt.Fprintf(w, "continuity bench: %d transcript runs per case\n\n", c.scanRuns)
+	} else {
+		fmt.Fprintf(w, "continuity bench: %d SessionStart runs per case, %d ledger edits, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\tmedian\tp90\tratio\ttarget\tresult")
+	fmt.Fprintln(tw, "case\tmedian\tp90\tCPU\tratio\ttarget\tresult")
 	missed := 0
 	for _, r := range rows {
 		res := ""
@@ -388,7 +383,7 @@ func run(c config, w io.Writer) error {
 				missed++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.p.name, ms(r.p.median()), ms(r.p.quantile(0.9)), r.ratio, r.target, res)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.p.name, ms(r.p.median()), ms(r.p.quantile(0.9)), ms(r.p.cpuMedian()), r.ratio, r.target, res)
 	}
 	tw.Flush()
 	if missed > 0 {
@@ -424,4 +419,67 @@ func moduleRoot() (string, error) {
 		return "", errors.New("run from inside the continuity module")
 	}
 	return filepath.Dir(mod), nil
+}
+
+// runStart times SessionStart (2,000 and 10,000 handoffs) against the
+// baseline, and a ledger edit; with c.setup it only generates.
+func runStart(c config, bin, base, modRoot, tmp string, env []string, logf func(string, ...any)) ([]row, error) {
+	logf("generating repositories (50 ledgers; 2,000 and 10,000 handoffs)")
+	repo2k, repo10k := filepath.Join(tmp, "repo-2k"), filepath.Join(tmp, "repo-10k")
+	if err := makeRepo(bin, modRoot, repo2k, 50, 2000); err != nil {
+		return nil, err
+	}
+	if err := makeRepo(bin, modRoot, repo10k, 50, 10000); err != nil {
+		return nil, err
+	}
+	if c.setup != "" {
+		logf("generating a %d MB transcript", c.size>>20)
+		return nil, writeTranscript(modRoot, filepath.Join(tmp, "transcript.jsonl"), c.size)
+	}
+
+	// SessionStart: a fresh agent session each run, as after a start-up.
+	startProc := func(name, repo string) *proc {
+		p := &proc{name: name, argv: []string{bin, "hook"}, dir: repo, env: env}
+		n := 0
+		p.reset = func() error {
+			n++
+			p.stdin = fmt.Appendf(nil, `{"session_id":"bench-%d-%d","transcript_path":"/nonexistent.jsonl","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, os.Getpid(), n, repo)
+			return nil
+		}
+		p.check = func(out []byte) error {
+			if !bytes.Contains(out, []byte(`"additionalContext":"`)) || !bytes.Contains(out, []byte("(handoff 2026-11-22T")) {
+				return fmt.Errorf("no context or no latest handoff in %.300q", out)
+			}
+			return nil
+		}
+		return p
+	}
+	baseline := &proc{name: "baseline: Go program, stdin -> {}", argv: []string{base}, dir: repo2k,
+		stdin: []byte(`{"hook_event_name":"SessionStart"}`)}
+	start2k := startProc("SessionStart, 50 ledgers, 2,000 handoffs", repo2k)
+	start10k := startProc("SessionStart, 50 ledgers, 10,000 handoffs", repo10k)
+	logf("SessionStart: %d runs each, alternating", c.runs)
+	if err := alternate(c.runs, baseline, start2k, start10k); err != nil {
+		return nil, err
+	}
+
+	// A ledger edit on a 2,000-line ledger, restored before each run.
+	big := bigLedger("big", 2000)
+	bigPath := filepath.Join(repo2k, "thoughts", "ledgers", "CONTINUITY_big.md")
+	edit := &proc{name: "continuity next, 2,000-line ledger", argv: []string{bin, "next", "one more step"}, dir: repo2k,
+		env:   append(slices.Clone(env), "CONTINUITY_LEDGER=big"),
+		reset: func() error { return os.WriteFile(bigPath, big, 0o644) },
+	}
+	logf("ledger edit: %d runs", c.editRuns)
+	if err := alternate(c.editRuns, edit); err != nil {
+		return nil, err
+	}
+	return []row{
+		{p: baseline},
+		{p: start2k, ratio: ratio(start2k, baseline, "baseline"), target: "<= 2.5x baseline",
+			ok: pass(float64(start2k.median()) <= 2.5*float64(baseline.median()))},
+		{p: start10k, ratio: ratio(start10k, start2k, "2,000 case"), target: "<= 1.3x 2,000 case",
+			ok: pass(float64(start10k.median()) <= 1.3*float64(start2k.median()))},
+		{p: edit, ratio: ratio(edit, baseline, "baseline"), target: "< 10 ms", ok: pass(edit.median() < 10*time.Millisecond)},
+	}, nil
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"github.com/continuity-md/continuity/handoff"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,5 +150,72 @@ func TestBenchTranscriptFacts(t *testing.T) {
 	}
 	if f.CompactSummary == "" || len(f.Prompts) == 0 || f.SkippedLines != 0 || f.Bytes != int64(len(data)) {
 		t.Errorf("summary %q, %d prompts, %d skipped, %d of %d bytes", f.CompactSummary, len(f.Prompts), f.SkippedLines, f.Bytes, len(data))
+	}
+}
+
+// BenchmarkAppendedVsFresh is a later hook on a 200 MB transcript with
+// 2 MB appended since the last one (resumed from its checkpoint), against
+// a first hook on a fresh 2 MB transcript, timed alternately in one run:
+// the target is a ratio of at most 2. Reported: resumed-ms,
+// fresh-ms and their ratio.
+func BenchmarkAppendedVsFresh(b *testing.B) {
+	data := benchTranscript(b) // ~50 MB
+	dir := b.TempDir()
+	big := filepath.Join(dir, "big.jsonl")
+	small := filepath.Join(dir, "small.jsonl")
+	// The 2 MB appended: whole lines of the bench transcript's start.
+	tail := data[:bytes.LastIndexByte(data[:2<<20], '\n')+1]
+	w, err := os.Create(big)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 4 {
+		w.Write(data)
+	}
+	w.Close()
+	_, cp, err := ReadTranscriptFrom(big, "/tmp/rec1/proj", nil, nil, time.Time{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	appendTo(b, big, tail)
+	if err := os.WriteFile(small, tail, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var resumed, fresh []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		f, _, err := ReadTranscriptFrom(big, "/tmp/rec1/proj", nil, cp, time.Time{})
+		t1 := time.Now()
+		g, _, err2 := ReadTranscriptFrom(small, "/tmp/rec1/proj", nil, nil, time.Time{})
+		t2 := time.Now()
+		if err != nil || err2 != nil || f.Bytes != 4*int64(len(data))+int64(len(tail)) || g.Bytes != int64(len(tail)) {
+			b.Fatalf("%v %v: %d, %d bytes", err, err2, f.Bytes, g.Bytes)
+		}
+		resumed = append(resumed, t1.Sub(t0))
+		fresh = append(fresh, t2.Sub(t1))
+	}
+	b.StopTimer()
+	// Medians: on a shared machine a few slow runs say nothing of either.
+	r, f := median(resumed), median(fresh)
+	b.ReportMetric(float64(r)/1e6, "resumed-ms")
+	b.ReportMetric(float64(f)/1e6, "fresh-ms")
+	b.ReportMetric(float64(r)/float64(f), "ratio")
+}
+
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func appendTo(tb testing.TB, path string, data []byte) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		tb.Fatal(err)
 	}
 }

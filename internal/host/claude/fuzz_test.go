@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // FuzzReadTranscript feeds the reader lines from the recorded transcripts,
@@ -54,6 +55,47 @@ func FuzzReadTranscript(f *testing.F) {
 		b, _ := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")
+		}
+	})
+}
+
+// FuzzResume: a read resumed from a checkpoint taken at any cut of any
+// input gives the facts of one whole read.
+func FuzzResume(f *testing.F) {
+	for _, name := range []string{"work-after-compact.jsonl", "agent-progress.jsonl"} {
+		src, err := os.ReadFile(filepath.Join("../../../testdata/transcripts", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src[len(src)/2:], uint(len(src)/4))
+	}
+	f.Add([]byte(prompt("a")+"\n"+prompt("b")+prompt("c")+"\n"), uint(5))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
+		cut %= uint(len(data) + 1)
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, cp, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, nil, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.Write(data[cut:])
+		fh.Close()
+		got, _, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, cp, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("resumed at %d of %d:\n got %+v\nwant %+v", cut, len(data), got, want)
 		}
 	})
 }

@@ -1,14 +1,13 @@
 package claude
 
 import (
-	"bytes"
 	"io"
-	"maps"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
+	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -25,44 +24,25 @@ const (
 	maxErrors     = 30
 	maxPrompts    = 20
 	maxPending    = 1000
+	maxAgents     = 200
 	maxTextRunes  = 4000
 	maxLineRunes  = 200
 	maxPromptRune = 2000
 )
 
-// pendingUse is a tool call whose result has not been read yet: its effect
-// (a file touched, a task changed) counts only if the call did not fail.
-type pendingUse struct {
-	id      string
-	name    string
-	path    string // file tools
-	subject string // TaskCreate
-	command string // Bash
-	update  *taskUpdate
-	todos   []handoff.Task // TodoWrite
-}
-
-type taskUpdate struct {
-	id, status, subject string
-}
-
-// collector turns decoded transcript entries into handoff.Facts.
+// collector is the Claude Code transcript.Decoder: it turns the client's
+// records into handoff.Facts. Its state (st) round-trips through JSON.
 type collector struct {
-	root    string
-	red     func(string) string // redacts secrets; nil: none
-	f       handoff.Facts
-	pending []pendingUse
-	files   map[string]bool
-	// lastAssistant is the latest assistant text, cut wide: it is redacted
-	// and cut to size once, at the end, not at every message.
-	lastAssistant string
+	root string
+	red  func(string) string // redacts secrets; nil: none
+	st   state
 }
 
 func newCollector(root string, red func(string) string) *collector {
 	if root != "" {
 		root = filepath.Clean(root)
 	}
-	return &collector{root: root, red: red, files: map[string]bool{}}
+	return &collector{root: root, red: red}
 }
 
 // redactMargin is how far past a cut a kept text is redacted: a secret that
@@ -83,90 +63,209 @@ func (c *collector) keep(s string, n int) string {
 	return handoff.Cut(c.redacted(s, n), n)
 }
 
-// line decodes one transcript line. A line that is not valid JSON (a last
-// line cut short mid-write, or one a crash left joined to the next) says
-// nothing: gjson alone would read what it could of it.
-func (c *collector) line(b []byte) {
-	if !gjson.ValidBytes(b) {
+// Record decodes one transcript record. A line that is not one whole JSON
+// object says nothing by itself, but a crash can leave a record cut short
+// with the next one appended to it on the same line: the whole records in
+// it are recovered.
+func (c *collector) Record(rec []byte) {
+	if c.record(rec) {
 		return
 	}
-	// One copy per decoded line: gjson results point into it, and the few
-	// strings kept are cloned, so the line buffer can be reused.
-	s := string(b)
-	root := gjson.Parse(s)
-	if !root.IsObject() {
-		return
-	}
-	var typ string
-	var msg gjson.Result
-	var isMeta, isSummary, sidechain bool
-	done := false
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "type":
-			typ = v.Str
-		case "isMeta":
-			isMeta = v.Bool()
-		case "isCompactSummary":
-			isSummary = v.Bool()
-		case "isSidechain":
-			sidechain = v.Bool()
-		case "message":
-			msg = v
-			// Tool traffic is decided by the message alone: stop before
-			// the large copies the client keeps after it (toolUseResult).
-			switch msg.Get("role").Str {
-			case "assistant":
-				c.assistant(msg, sidechain)
-				done = true
-				return false
-			case "user":
-				if content := msg.Get("content"); content.IsArray() && hasToolResult(content) {
-					c.toolResults(content)
-					done = true
-					return false
-				}
-			}
-		}
-		return true
-	})
-	if done || !msg.Exists() {
-		return
-	}
-	switch typ {
-	case "user":
-		c.user(msg, isMeta, isSummary, sidechain)
-	case "assistant":
-		c.assistant(msg, sidechain)
+	for _, r := range wholeRecords(rec) {
+		c.record(r)
 	}
 }
 
-func hasToolResult(content gjson.Result) bool {
-	found := false
-	content.ForEach(func(_, el gjson.Result) bool {
-		if el.Get("type").Str == "tool_result" {
-			found = true
-			return false
+// record is one entry, with the fields that say whose and when it is.
+type record struct {
+	typ, agent, ts          string
+	isMeta, isSummary, side bool
+	msg                     []byte
+}
+
+// record decodes one line and reports whether it was one whole JSON
+// object. The line is scanned in place, never copied nor unescaped
+// whole: the values read point into it, so every text kept is cloned
+// (handoff.Cut copies). Only small values go through gjson; large ones
+// (a tool result's text) are stepped over with IndexByte.
+func (c *collector) record(b []byte) bool {
+	var r record
+	var data []byte
+	ok := topLevel(b, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			r.typ = str(v)
+		case "isMeta":
+			r.isMeta = parse(v).Bool()
+		case "isCompactSummary":
+			r.isSummary = parse(v).Bool()
+		case "isSidechain":
+			r.side = parse(v).Bool()
+		case "agentId":
+			r.agent = str(v)
+		case "message":
+			r.msg = v
+		case "data":
+			data = v
+		case "timestamp":
+			r.ts = str(v)
+		}
+	})
+	if !ok {
+		return false
+	}
+	switch {
+	case r.typ == "progress":
+		c.progress(data, r.ts)
+	case r.msg != nil && (r.typ == "user" || r.typ == "assistant"):
+		via := ""
+		if r.side {
+			via = "file"
+		}
+		c.message(r, via)
+	}
+	return true
+}
+
+// str is the JSON string v's text ("" for any other value).
+func str(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	return parse(v).Str
+}
+
+// progress reads a subagent's message from a Claude Code 2.0/2.1.x
+// progress record: {"type":"progress","data":{"type":"agent_progress",
+// "agentId":…,"message":{"type":"assistant"|"user","message":{…},
+// "timestamp":…}},…}. Other progress kinds (bash, hook, MCP) say nothing a
+// handoff needs.
+func (c *collector) progress(data []byte, ts string) {
+	var kind, agent string
+	var wrapped []byte
+	eachKey(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			kind = str(v)
+		case "agentId":
+			agent = str(v)
+		case "message":
+			wrapped = v
 		}
 		return true
 	})
-	return found
+	if kind != "agent_progress" || wrapped == nil {
+		return
+	}
+	r := record{agent: agent, ts: ts, side: true}
+	eachKey(wrapped, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			r.typ = str(v)
+		case "message":
+			r.msg = v
+		case "timestamp":
+			r.ts = str(v)
+		}
+		return true
+	})
+	if r.msg == nil || (r.typ != "user" && r.typ != "assistant") {
+		return
+	}
+	c.message(r, "progress")
+}
+
+// message handles a user or assistant message of the main agent (via "")
+// or of a subagent.
+func (c *collector) message(r record, via string) {
+	var role, model string
+	var content, usage []byte
+	isObject := false
+	eachKey(r.msg, func(k, v []byte) bool {
+		isObject = true
+		switch string(k) {
+		case "role":
+			role = str(v)
+		case "content":
+			content = v
+		case "model":
+			model = str(v)
+		case "usage":
+			usage = v
+		}
+		return true
+	})
+	if !isObject {
+		return
+	}
+	src := &c.st.Main
+	if via != "" {
+		if r.agent == "" {
+			r.agent = "sidechain"
+		}
+		src = c.agent(r.agent, via, r.ts)
+		if src == nil {
+			return // the same subagent, already read from its other record form
+		}
+	}
+	c.st.Records++
+	if r.typ == "assistant" || role == "assistant" {
+		c.assistant(src, r, content, model, usage)
+		return
+	}
+	if isArray(content) && c.toolResults(src, r.ts, content) {
+		return
+	}
+	if via == "" {
+		c.user(r, content)
+	}
+}
+
+func isArray(v []byte) bool { return len(v) > 0 && v[0] == '[' }
+
+// agent is the source of subagent id's records arriving via one form, or
+// nil when that subagent's records were already read in the other form.
+func (c *collector) agent(id, via, ts string) *source {
+	s := c.st.Agents[id]
+	if s == nil {
+		if len(c.st.Agents) >= maxAgents {
+			id = "more"
+			if s = c.st.Agents[id]; s != nil {
+				return s
+			}
+		}
+		if c.st.Agents == nil {
+			c.st.Agents = map[string]*source{}
+		}
+		s = &source{Via: via, Start: strings.Clone(ts)}
+		c.st.Agents[strings.Clone(id)] = s
+	}
+	if s.Via != via {
+		return nil
+	}
+	return s
 }
 
 // user handles a user entry that is not a tool result: a prompt, a
 // compaction summary, or something the client injected.
-func (c *collector) user(msg gjson.Result, isMeta, isSummary, sidechain bool) {
-	text := contentText(msg.Get("content"))
-	if isSummary {
+func (c *collector) user(r record, content []byte) {
+	text := contentText(parse(content))
+	if r.isSummary {
 		if s := cleanTranscriptSummary(text); s != "" {
-			c.f.CompactSummary = c.keep(s, 4*maxTextRunes)
+			c.st.Summary = c.keep(s, 4*maxTextRunes)
+			c.st.Compactions++
+			c.st.CompactedAt = strings.Clone(r.ts)
 		}
 		return
 	}
-	if isMeta || sidechain || !isTypedPrompt(text) {
+	if r.isMeta {
 		return
 	}
-	c.f.Prompts = appendLast(c.f.Prompts, maxPrompts, c.keep(strings.TrimSpace(text), maxPromptRune))
+	text = promptText(text)
+	if text == "" {
+		return
+	}
+	c.st.Prompts = appendLast(c.st.Prompts, maxPrompts, cloneItem(r.ts, c.st.Compactions, c.keep(text, maxPromptRune)))
 }
 
 // contentText is a message's text: the string itself, or its text blocks
@@ -185,79 +284,85 @@ func contentText(content gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
-// clientWrappers start user entries the client writes itself: slash
-// commands and their output, shell escapes, hook output, reminders.
-var clientWrappers = []string{
-	"<command-name>", "<command-message>", "<command-args>", "<local-command-",
-	"<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
-	"<system-reminder>", "<task-notification>", "Caveat: The messages below were generated",
-	"[Request interrupted by user",
-}
-
-func isTypedPrompt(text string) bool {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return false
-	}
-	for _, w := range clientWrappers {
-		if strings.HasPrefix(t, w) {
-			return false
-		}
-	}
-	return true
-}
-
-func (c *collector) assistant(msg gjson.Result, sidechain bool) {
-	if msg.Get("model").Str == "<synthetic>" {
+func (c *collector) assistant(src *source, r record, content []byte, model string, usage []byte) {
+	if model == "<synthetic>" {
 		return // the client's own stand-in for a failed request
 	}
 	var texts []string
-	msg.Get("content").ForEach(func(_, el gjson.Result) bool {
-		switch el.Get("type").Str {
+	eachElem(content, func(el []byte) bool {
+		var typ, id, name string
+		var text, input []byte
+		eachKey(el, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				typ = str(v)
+			case "text":
+				text = v
+			case "id":
+				id = str(v)
+			case "name":
+				name = str(v)
+			case "input":
+				input = v
+			}
+			return true
+		})
+		switch typ {
 		case "text":
-			if t := strings.TrimSpace(el.Get("text").Str); t != "" {
+			if t := strings.TrimSpace(str(text)); t != "" {
 				texts = append(texts, t)
 			}
 		case "tool_use":
-			c.toolUse(el)
+			c.toolUse(src, r.ts, id, name, parse(input))
 		}
 		return true
 	})
-	if len(texts) > 0 && !sidechain {
-		c.lastAssistant = strings.Clone(prefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))
+	if src != &c.st.Main {
+		return
+	}
+	if usage != nil {
+		// The real size of the context at this reply: everything the
+		// request carried, cached or not.
+		u := parse(usage)
+		c.st.Tokens = int(u.Get("input_tokens").Int() + u.Get("cache_read_input_tokens").Int() + u.Get("cache_creation_input_tokens").Int())
+		if model != "" {
+			c.st.Model = strings.Clone(model)
+		}
+	}
+	if len(texts) > 0 {
+		c.st.Last = item{T: strings.Clone(r.ts), E: c.st.Compactions, S: strings.Clone(prefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))}
 	}
 }
 
-func (c *collector) toolUse(el gjson.Result) {
-	in := el.Get("input")
-	u := pendingUse{id: el.Get("id").Str, name: el.Get("name").Str}
-	switch u.name {
+func (c *collector) toolUse(src *source, ts, id, name string, in gjson.Result) {
+	u := pendingUse{ID: id, Name: name, T: ts, E: c.st.Compactions}
+	switch u.Name {
 	case "Write", "Edit", "MultiEdit":
-		u.path = in.Get("file_path").Str
+		u.Path = in.Get("file_path").Str
 	case "NotebookEdit":
-		u.path = in.Get("notebook_path").Str
+		u.Path = in.Get("notebook_path").Str
 	case "Bash":
-		u.command = c.redacted(in.Get("command").Str, 4*maxLineRunes)
-		if cmd := commandLine(u.command); cmd != "" && !trivialCommand(u.command) {
-			c.f.Commands = appendLastUnique(c.f.Commands, cmd, maxCommands)
+		u.Command = c.redacted(in.Get("command").Str, 4*maxLineRunes)
+		if cmd := commandLine(u.Command); cmd != "" && !trivialCommand(u.Command) {
+			src.Commands = appendLastUniqueItem(src.Commands, cloneItem(ts, u.E, cmd), maxCommands)
 		}
 	case "TaskCreate":
-		u.subject = c.redacted(in.Get("subject").Str, maxLineRunes)
+		u.Subject = c.redacted(in.Get("subject").Str, maxLineRunes)
 	case "TaskUpdate":
-		u.update = &taskUpdate{id: scalarString(in.Get("taskId")), status: in.Get("status").Str, subject: c.redacted(in.Get("subject").Str, maxLineRunes)}
+		u.Update = &taskUpdate{ID: scalarString(in.Get("taskId")), Status: in.Get("status").Str, Subject: c.redacted(in.Get("subject").Str, maxLineRunes)}
 	case "TodoWrite":
-		u.todos = []handoff.Task{}
+		u.IsTodo = true
 		in.Get("todos").ForEach(func(_, t gjson.Result) bool {
-			u.todos = append(u.todos, handoff.Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
+			u.Todos = append(u.Todos, handoff.Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
 			return true
 		})
 	}
-	if len(c.pending) >= maxPending {
+	if len(src.Pending) >= maxPending {
 		// Results that never came: the oldest call is taken as done.
-		c.apply(c.pending[0], "")
-		c.pending = c.pending[1:]
+		c.apply(src, src.Pending[0], "")
+		src.Pending = src.Pending[1:]
 	}
-	c.pending = append(c.pending, clonePending(u))
+	src.Pending = append(src.Pending, clonePending(u))
 }
 
 // scalarString reads a value the client may write as a string or a number.
@@ -271,78 +376,103 @@ func scalarString(r gjson.Result) string {
 	return ""
 }
 
-func (c *collector) toolResults(content gjson.Result) {
-	content.ForEach(func(_, el gjson.Result) bool {
-		if el.Get("type").Str != "tool_result" {
+// toolResults reads the tool results in a user message's content and
+// reports whether there were any (then the message is no prompt).
+func (c *collector) toolResults(src *source, ts string, content []byte) bool {
+	found := false
+	eachElem(content, func(el []byte) bool {
+		// One pass over the block's keys, without unescaping the
+		// result's text (it can be large): it is parsed only when needed.
+		var typ, id string
+		var isErr bool
+		var text []byte
+		eachKey(el, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				typ = str(v)
+			case "tool_use_id":
+				id = str(v)
+			case "is_error":
+				isErr = parse(v).Bool()
+			case "content":
+				text = v
+			}
+			return true
+		})
+		if typ != "tool_result" {
 			return true
 		}
-		id := el.Get("tool_use_id").Str
-		isErr := el.Get("is_error").Bool()
+		found = true
 		var u pendingUse
-		found := false
-		for i := len(c.pending) - 1; i >= 0; i-- {
-			if c.pending[i].id == id {
-				u, found = c.pending[i], true
-				c.pending = append(c.pending[:i], c.pending[i+1:]...)
+		ok := false
+		for i := len(src.Pending) - 1; i >= 0; i-- {
+			if src.Pending[i].ID == id {
+				u, ok = src.Pending[i], true
+				src.Pending = append(src.Pending[:i], src.Pending[i+1:]...)
 				break
 			}
 		}
 		if isErr {
-			c.f.Errors = appendLast(c.f.Errors, maxErrors, errorLine(u, c.redacted(contentText(el.Get("content")), 50*maxLineRunes)))
+			line := errorLine(u, c.redacted(contentText(parse(text)), 50*maxLineRunes))
+			src.Errors = appendLast(src.Errors, maxErrors, cloneItem(ts, c.st.Compactions, line))
 			return true
 		}
-		if found {
+		if ok {
 			result := ""
-			if u.name == "TaskCreate" {
-				result = contentText(el.Get("content"))
+			if u.Name == "TaskCreate" {
+				result = contentText(parse(text))
 			}
-			c.apply(u, result)
+			c.apply(src, u, result)
 		}
 		return true
 	})
+	return found
 }
 
 var taskCreated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Task #(\S+?) created`) })
 
-// apply records the effect of a tool call that did not fail.
-func (c *collector) apply(u pendingUse, result string) {
+// apply records the effect of a tool call that did not fail. Tasks are the
+// main agent's: a subagent's task list is its own.
+func (c *collector) apply(src *source, u pendingUse, result string) {
 	switch {
-	case u.path != "":
-		c.addFile(u.path)
-	case u.name == "TaskCreate" && u.subject != "":
-		t := handoff.Task{Subject: u.subject, Status: "pending"}
+	case u.Path != "":
+		c.addFile(src, u)
+	case src != &c.st.Main:
+	case u.Name == "TaskCreate" && u.Subject != "":
+		t := handoff.Task{Subject: u.Subject, Status: "pending"}
 		if m := taskCreated().FindStringSubmatch(strings.TrimSpace(result)); m != nil {
-			t.ID = m[1]
+			t.ID = strings.Clone(m[1])
 		}
-		c.f.Tasks = appendLast(c.f.Tasks, maxTasks, t)
-	case u.update != nil:
-		for i := len(c.f.Tasks) - 1; i >= 0; i-- { // the latest task of that id
-			if c.f.Tasks[i].ID == u.update.id && u.update.id != "" {
-				if u.update.status != "" {
-					c.f.Tasks[i].Status = u.update.status
+		c.st.Tasks = appendLast(c.st.Tasks, maxTasks, t)
+	case u.Update != nil:
+		for i := len(c.st.Tasks) - 1; i >= 0; i-- { // the latest task of that id
+			if c.st.Tasks[i].ID == u.Update.ID && u.Update.ID != "" {
+				if u.Update.Status != "" {
+					c.st.Tasks[i].Status = u.Update.Status
 				}
-				if u.update.subject != "" {
-					c.f.Tasks[i].Subject = u.update.subject
+				if u.Update.Subject != "" {
+					c.st.Tasks[i].Subject = u.Update.Subject
 				}
 				break
 			}
 		}
-	case u.todos != nil:
-		c.f.Tasks = appendLast(nil, maxTasks, u.todos...)
+	case u.IsTodo:
+		c.st.Tasks = appendLast(nil, maxTasks, u.Todos...)
 	}
 }
 
-func (c *collector) addFile(p string) {
-	p = c.rel(p)
-	if p == "" || c.files[p] {
+func (c *collector) addFile(src *source, u pendingUse) {
+	p := c.rel(u.Path)
+	if p == "" {
 		return
 	}
-	c.files[p] = true
-	c.f.Files = append(c.f.Files, p)
-	if len(c.f.Files) > maxFiles {
-		delete(c.files, c.f.Files[0])
-		c.f.Files = c.f.Files[1:]
+	for i := range src.Files {
+		if src.Files[i].S == p { // touched again: listed at its first touch, counted since its last
+			src.Files[i].LT, src.Files[i].LE = strings.Clone(u.T), u.E
+			return
+		}
 	}
+	src.Files = appendLast(src.Files, maxFiles, item{T: u.T, E: u.E, S: p})
 }
 
 // rel makes p relative to the root when it lies inside it, with forward
@@ -360,336 +490,25 @@ func (c *collector) rel(p string) string {
 	return filepath.ToSlash(p)
 }
 
-// finish settles the calls still waiting for a result (the session may
-// have stopped mid-call: the tool may well have run) and returns the facts.
-func (c *collector) finish() *handoff.Facts {
-	for _, u := range c.pending {
-		c.apply(u, "")
-	}
-	c.pending = nil
-	if c.lastAssistant != "" {
-		c.f.LastAssistant = c.keep(c.lastAssistant, maxTextRunes)
-	}
-	f := c.f
-	return &f
-}
-
-// errorLine is the one line reported for a failed tool call: the tool,
-// for a shell command the command, and the first informative line.
-func errorLine(u pendingUse, text string) string {
-	text = strings.ReplaceAll(text, "<tool_use_error>", "")
-	text = strings.ReplaceAll(text, "</tool_use_error>", "")
-	var lines []string
-	for _, l := range strings.SplitN(text, "\n", 50) {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	msg := "(no message)"
-	if len(lines) > 0 {
-		msg = lines[0]
-		// "Exit code 1" alone says little: add the first line after it
-		// that is not a "# package" header.
-		if strings.HasPrefix(msg, "Exit code ") {
-			for _, l := range lines[1:] {
-				if !strings.HasPrefix(l, "#") {
-					msg += ": " + l
-					break
-				}
-			}
-		}
-	}
-	prefix := u.name
-	if u.name == "Bash" && u.command != "" {
-		prefix = "Bash `" + handoff.Cut(commandLine(u.command), 80) + "`"
-	} else if u.path != "" {
-		prefix += " " + filepath.Base(u.path)
-	}
-	if prefix != "" {
-		msg = prefix + ": " + msg
-	}
-	return handoff.Cut(msg, maxLineRunes)
-}
-
-// commandLine is a command as one line: its first non-empty line, with
-// "…" when more followed, at most maxLineRunes long.
-func commandLine(cmd string) string {
-	cmd = strings.TrimSpace(cmd)
-	first, rest, more := strings.Cut(cmd, "\n")
-	first = strings.TrimSpace(first)
-	if more && strings.TrimSpace(rest) != "" {
-		first += " …"
-	}
-	return handoff.Cut(first, maxLineRunes)
-}
-
-// trivialCommands only look around; a command made of nothing else (and
-// writing no file) is not worth a line in a handoff.
-var trivialCommands = map[string]bool{
-	"ls": true, "cat": true, "pwd": true, "echo": true, "head": true, "tail": true, "wc": true,
-	"which": true, "whoami": true, "date": true, "tree": true, "file": true, "stat": true, "du": true,
-	"df": true, "type": true, "env": true, "printenv": true, "true": true, "cd": true, "less": true,
-	"grep": true, "rg": true, "find": true, "sleep": true, "clear": true,
-}
-
-var harmlessRedirects = strings.NewReplacer("2>&1", " ", "2>/dev/null", " ", ">/dev/null", " ", "> /dev/null", " ")
-
-func trivialCommand(cmd string) bool {
-	cmd = harmlessRedirects.Replace(cmd)
-	if strings.Contains(cmd, ">") {
-		return false // writes a file
-	}
-	segments := strings.FieldsFunc(cmd, func(r rune) bool { return r == '|' || r == '&' || r == ';' || r == '\n' })
-	if len(segments) == 0 {
-		return true
-	}
-	for _, seg := range segments {
-		fields := strings.Fields(seg)
-		if len(fields) > 0 && !trivialCommands[fields[0]] {
-			return false
-		}
-	}
-	return true
-}
-
-// cleanTranscriptSummary extracts the summary text from the user entry the
-// client writes after compaction: its fixed preamble, reminders and
-// closing instructions are dropped, as are <analysis> and <summary> tags.
-func cleanTranscriptSummary(text string) string {
-	s := stripBlocks(text, "<system-reminder>", "</system-reminder>")
-	s = stripBlocks(s, "<analysis>", "</analysis>")
-	if strings.HasPrefix(strings.TrimSpace(s), "This session is being continued") {
-		if _, after, ok := strings.Cut(s, "Summary:"); ok {
-			s = after
-		}
-		for _, tail := range []string{
-			"\nIf you need specific details from before compaction",
-			"\nPlease continue the conversation from where we left",
-			"\nContinue the conversation from where it left off",
-		} {
-			if i := strings.Index(s, tail); i >= 0 {
-				s = s[:i]
-			}
-		}
-	}
-	return handoff.CleanSummary(s)
-}
-
-// stripBlocks removes every open…close block from s.
-func stripBlocks(s, open, close string) string {
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			return s
-		}
-		j := strings.Index(s[i:], close)
-		if j < 0 {
-			return s
-		}
-		s = s[:i] + s[i+j+len(close):]
-	}
-}
-
-// prefixRunes is s cut to at most n runes (no mark; may share s's memory).
-func prefixRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
-}
-
-func clonePending(u pendingUse) pendingUse {
-	u.id = strings.Clone(u.id)
-	u.name = strings.Clone(u.name)
-	u.path = strings.Clone(u.path)
-	u.subject = handoff.Cut(u.subject, maxLineRunes)
-	u.command = handoff.Cut(u.command, 4*maxLineRunes)
-	if u.update != nil {
-		u.update = &taskUpdate{id: strings.Clone(u.update.id), status: strings.Clone(u.update.status), subject: handoff.Cut(u.update.subject, maxLineRunes)}
-	}
-	for i := range u.todos {
-		u.todos[i].ID = strings.Clone(u.todos[i].ID)
-		u.todos[i].Status = strings.Clone(u.todos[i].Status)
-	}
-	return u
-}
-
-// appendLast appends items to list and keeps only the last max entries.
-func appendLast[T any](list []T, max int, items ...T) []T {
-	list = append(list, items...)
-	if n := len(list); n > max {
-		copy(list, list[n-max:])
-		clear(list[max:])
-		list = list[:max]
-	}
-	return list
-}
-
-// appendLastUnique appends s, moving an earlier equal entry to the end,
-// and keeps the last max entries.
-func appendLastUnique(list []string, s string, max int) []string {
-	for i, x := range list {
-		if x == s {
-			list = append(list[:i], list[i+1:]...)
-			break
-		}
-	}
-	return appendLast(list, max, s)
-}
-
-// Wants decides from the start of a line whether it can hold a fact:
-// only user and assistant entries can. It reads the top-level keys in
-// order and stops at the first that tells: "type" names the entry (the
-// client writes it first for most entries), "attachment" marks an
-// attachment, "message" means a conversation entry. When the head does
-// not tell, the line is kept, to be decided by decoding it.
-func (c *collector) Wants(head []byte) bool {
-	const window = 1024
-	if len(head) > window {
-		head = head[:window]
-	}
-	s := head
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return i >= len(s) && len(s) == window // all blanks: nothing here
-	}
-	i++
-	for {
-		i = skipSpace(s, i)
-		if i >= len(s) {
-			return true
-		}
-		if s[i] != '"' {
-			return true // malformed or cut: let the decoder judge
-		}
-		end := stringEnd(s, i)
-		if end < 0 {
-			return true
-		}
-		key := s[i+1 : end]
-		i = skipSpace(s, end+1)
-		if i >= len(s) || s[i] != ':' {
-			return true
-		}
-		i = skipSpace(s, i+1)
-		switch string(key) {
-		case "type":
-			if i >= len(s) || s[i] != '"' {
-				return true
-			}
-			e := stringEnd(s, i)
-			if e < 0 {
-				return true
-			}
-			t := string(s[i+1 : e])
-			return t == "user" || t == "assistant"
-		case "attachment":
-			return false
-		case "message":
-			return true
-		}
-		i = skipValue(s, i)
-		if i < 0 {
-			return true
-		}
-		i = skipSpace(s, i)
-		if i >= len(s) || s[i] != ',' {
-			return true
-		}
-		i++
-	}
-}
-
-func skipSpace(s []byte, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index of the quote closing the string that starts
-// at s[i], or -1 when it does not close within s.
-func stringEnd(s []byte, i int) int {
-	for j := i + 1; j < len(s); {
-		k := bytes.IndexAny(s[j:], `"\`)
-		if k < 0 {
-			return -1
-		}
-		j += k
-		if s[j] == '"' {
-			return j
-		}
-		j += 2
-	}
-	return -1
-}
-
-// skipValue returns the index just past the JSON value at s[i], or -1
-// when it does not end within s.
-func skipValue(s []byte, i int) int {
-	if i >= len(s) {
-		return -1
-	}
-	switch s[i] {
-	case '"':
-		e := stringEnd(s, i)
-		if e < 0 {
-			return -1
-		}
-		return e + 1
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				e := stringEnd(s, j)
-				if e < 0 {
-					return -1
-				}
-				j = e
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default: // number, true, false, null
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case ',', '}', ']', ' ', '\t', '\r', '\n':
-				return j
-			}
-		}
-		return -1
-	}
-}
-
-// Record decodes one transcript record.
-func (c *collector) Record(rec []byte) { c.line(rec) }
-
 // Facts is what the records so far say. Calls still awaiting their result
-// count as done. It leaves the collector as it was, so reading can go on.
+// count as done (the session may have stopped mid-call: the tool may well
+// have run). It leaves the collector as it was, so reading can go on.
 func (c *collector) Facts() *handoff.Facts {
-	cp := *c
-	cp.f.Files = slices.Clone(c.f.Files)
-	cp.f.Tasks = slices.Clone(c.f.Tasks)
-	cp.f.Commands = slices.Clone(c.f.Commands)
-	cp.f.Errors = slices.Clone(c.f.Errors)
-	cp.f.Prompts = slices.Clone(c.f.Prompts)
-	cp.files = maps.Clone(c.files)
-	cp.pending = slices.Clone(c.pending)
-	return cp.finish()
+	settled := collector{root: c.root, red: c.red, st: c.st.clone()}
+	for _, src := range settled.st.sources() {
+		for _, u := range src.Pending {
+			settled.apply(src, u, "")
+		}
+		src.Pending = nil
+	}
+	f := settled.st.facts()
+	if f.LastAssistant != "" {
+		f.LastAssistant = c.keep(f.LastAssistant, maxTextRunes)
+		if f.Since != nil && f.Since.LastAssistant != "" {
+			f.Since.LastAssistant = f.LastAssistant
+		}
+	}
+	return f
 }
 
 // ReadTranscript reads a Claude Code transcript from r; root makes file
@@ -700,7 +519,32 @@ func ReadTranscript(r io.Reader, root string, red func(string) string) (*handoff
 	return transcript.Read(r, newCollector(root, red))
 }
 
-// ReadTranscriptFile reads the Claude Code transcript at path (a regular file only).
+// ReadTranscriptFile reads the Claude Code transcript at path (a regular
+// file only) and the files of its subagents beside it
+// (<session>/subagents/agent-*.jsonl, Claude Code 2.1.x).
 func ReadTranscriptFile(path, root string, red func(string) string) (*handoff.Facts, error) {
-	return transcript.ReadFile(path, newCollector(root, red))
+	return transcript.ReadFiles(TranscriptFiles(path), newCollector(root, red))
+}
+
+// TranscriptFiles is the transcript at path and its subagents' files: a
+// session's records, all of them. The subagents' files are sorted by name;
+// the facts do not depend on the order (they are merged by time).
+func TranscriptFiles(path string) []string {
+	subs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "agent-*.jsonl"))
+	return append([]string{path}, subs...)
+}
+
+// ReadTranscriptFrom reads the Claude Code transcript at path and its
+// subagents' files, resuming from cp (nil: from the start) and stopping at
+// deadline (zero: none); it returns the facts of everything read so far
+// and the checkpoint to resume from next time (see transcript.ReadFrom,
+// transcript.LoadCheckpoint and transcript.SaveCheckpoint).
+func ReadTranscriptFrom(path, root string, red func(string) string, cp *transcript.Checkpoint, deadline time.Time) (*handoff.Facts, *transcript.Checkpoint, error) {
+	return transcript.ReadFrom(TranscriptFiles(path), newCollector(root, red), cp, deadline)
+}
+
+// parse parses JSON in place: the results point into b, which must stay
+// unchanged while they are used; what is kept is cloned.
+func parse(b []byte) gjson.Result {
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
 }

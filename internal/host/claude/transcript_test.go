@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/transcript"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the facts fixture from what the reader makes of the recording")
 
 func readFixture(t testing.TB, name, root string) *handoff.Facts {
 	t.Helper()
@@ -39,8 +42,14 @@ func TestReadTranscriptToolsAndCompact(t *testing.T) {
 		Prompts:        []string{"Add the token refresh endpoint, then the logout one"},
 		LastAssistant:  "The refresh endpoint is written in src/auth/token.go. go test fails because the module has no go.mod yet; the logout endpoint is next.",
 		CompactSummary: "Wrote the refresh endpoint in src/auth/token.go; go test fails (no go.mod). Next: logout.",
-		Lines:          75,
-		Bytes:          202799,
+		// The compaction came last: nothing happened after it.
+		Compactions: 1,
+		Since:       &handoff.Since{},
+		Model:       "claude-opus-5-5",
+		Tokens:      1000,
+		Records:     24,
+		Lines:       75,
+		Bytes:       202799,
 	}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("facts:\n got %+v\nwant %+v", f, want)
@@ -53,7 +62,7 @@ func TestReadTranscriptMultilinePrompt(t *testing.T) {
 		// The failed NotebookEdit, MultiEdit and Edit touched nothing; the
 		// later Edit and NotebookEdit did.
 		Files:    []string{"README.md", "analysis.ipynb"},
-		Commands: []string{"cat > notes.txt <<'EOF' …"},
+		Commands: []string{"cat > notes.txt <<'EOF' … (+3 lines)"},
 		Errors: []string{
 			"NotebookEdit analysis.ipynb: File has not been read yet. Read it first before writing to it.",
 			"MultiEdit README.md: Error: No such tool available: MultiEdit",
@@ -65,6 +74,9 @@ func TestReadTranscriptMultilinePrompt(t *testing.T) {
 			"Keep the README short, please. Also set the notebook cell to print(2).",
 		},
 		LastAssistant: "Understood: I will keep the README short. The notebook now prints 2.",
+		Model:         "claude-opus-5-5",
+		Tokens:        1000,
+		Records:       20,
 		Lines:         68,
 		Bytes:         180603,
 	}
@@ -223,7 +235,7 @@ func TestCommandFilter(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x", 300)
-	if got := commandLine("  go run .\n  --flag\n"); got != "go run . …" {
+	if got := commandLine("  go run .\n  --flag\n"); got != "go run . … (+1 line)" {
 		t.Errorf("commandLine = %q", got)
 	}
 	if got := commandLine(long); len([]rune(got)) != maxLineRunes || !strings.HasSuffix(got, "…") {
@@ -256,7 +268,8 @@ func TestReadTranscriptBadLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"kept one", "kept two"}; !reflect.DeepEqual(f.Prompts, want) {
+	// The whole record after the cut one is recovered.
+	if want := []string{"kept one", "joined", "kept two"}; !reflect.DeepEqual(f.Prompts, want) {
 		t.Errorf("prompts = %q, want %q", f.Prompts, want)
 	}
 	if f.Lines != 16 || f.Bytes != int64(len(in)) {
@@ -484,6 +497,15 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 // makes of that session.
 func TestFactsFixture(t *testing.T) {
 	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
+	if *update {
+		out, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("../../../handoff/testdata/tools-and-compact.facts.json", append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	src, err := os.ReadFile("../../../handoff/testdata/tools-and-compact.facts.json")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,41 @@
+package handoff
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSummaryOf(t *testing.T) {
+	cases := []struct {
+		name string
+		f    *Facts
+		want string
+	}{
+		{"nil", nil, ""},
+		{"no compaction: the last reply", &Facts{LastAssistant: " Done. "}, "Done."},
+		{"a host that does not say what came after", &Facts{CompactSummary: "Old.", LastAssistant: "New."}, "Old."},
+		{"nothing since: the summary is current", &Facts{CompactSummary: "Old.", LastAssistant: "Before.", Compactions: 1, Since: &Since{}}, "Old."},
+		{
+			"work since",
+			&Facts{CompactSummary: "Wrote a.go.", LastAssistant: "b.go is written.", Compactions: 2, Since: &Since{
+				Prompts: []string{"now\n  b"}, Files: []string{"b.go"}, Commands: []string{"go  test"}, Errors: []string{"Bash `x`: no"},
+				LastAssistant: "b.go is written.",
+			}},
+			"b.go is written.\n\nSince the last compaction: asked \"now b\". edited b.go. ran `go  test`. failed: Bash `x`: no.\n\nBefore it (the compaction's summary): Wrote a.go.",
+		},
+		{
+			"work since but no reply yet",
+			&Facts{CompactSummary: "S.", LastAssistant: "stale", Compactions: 1, Since: &Since{Files: []string{"1", "2", "3", "4", "5", "6", "7"}}},
+			"Since the last compaction: edited 3, 4, 5, 6, 7 (and 2 before).\n\nBefore it (the compaction's summary): S.",
+		},
+	}
+	for _, c := range cases {
+		if got := SummaryOf(c.f); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+	// The stale reply (from before the compaction) is never the summary's news.
+	if got := SummaryOf(cases[5].f); strings.Contains(got, "stale") {
+		t.Errorf("a reply from before the compaction in %q", got)
+	}
+}
