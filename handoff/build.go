@@ -23,10 +23,7 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 		f = &Facts{}
 	}
 	h := &Handoff{Meta: meta}
-	h.Summary = strings.TrimSpace(f.CompactSummary)
-	if h.Summary == "" {
-		h.Summary = strings.TrimSpace(f.LastAssistant)
-	}
+	h.Summary = SummaryOf(f)
 	var ledgerDone, ledgerNext []string
 	if l != nil {
 		if h.Session == "" {

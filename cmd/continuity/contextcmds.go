@@ -119,13 +119,17 @@ newest transcript the host (--agent) keeps for this project.`,
 				return err
 			}
 			e := a.env(h)
+			named := transcript != ""
 			if transcript == "" {
 				if transcript = session.LatestTranscript(e, p.Root); transcript == "" {
 					fmt.Fprintln(a.errw, "continuity: no transcript of this project found; the handoff holds the ledger and git facts only")
 				}
 			}
 			w, err := session.WriteHandoff(p, e, session.Request{Name: name, Event: "manual", Transcript: transcript,
-				AgentSession: session.SessionOf(transcript)})
+				AgentSession: session.SessionOf(transcript), Named: named})
+			if w.Read != "" {
+				fmt.Fprintf(a.errw, "continuity: read %s: %s\n", transcript, w.Read)
+			}
 			if err != nil && w.Path == "" {
 				return err
 			}

@@ -34,12 +34,17 @@ type Request struct {
 	AgentSession string // "" for none (a handoff written by hand)
 	Transcript   string // path; "" for none
 	SkipIfSame   bool   // session end: nothing new since the session's last handoff, nothing written
+	// Named says a person named the transcript (on the command line): it
+	// is read whole, without the hook's deadline, and a file that is not a
+	// transcript of the host is refused with nothing written.
+	Named bool
 }
 
 // Written is what WriteHandoff did.
 type Written struct {
 	Path    string // relative to the root; "" when nothing was written
 	Message string // one line saying what happened
+	Read    string // what the transcript held, in a few words ("" when none was read)
 }
 
 // gitBudget bounds the git calls of a handoff: a slow or locked
@@ -54,16 +59,20 @@ const gitBudget = 400 * time.Millisecond
 // (an unread transcript, a ledger left as it was) returns both its path
 // and an error naming them.
 func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
-	facts, warn := readFacts(p, e, r.Transcript)
+	facts, warn, err := readFacts(p, e, r)
+	if err != nil {
+		return Written{}, err
+	}
+	read := readLine(facts)
 	activity := activityHash(facts)
 	if r.SkipIfSame && idle(facts) {
-		return Written{Message: "nothing happened in this session; no handoff"}, nil
+		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
 	var prev project.Session
 	if r.AgentSession != "" {
 		prev = p.LoadSession(r.AgentSession)
 		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
-			return Written{Message: "nothing new since " + prev.Handoff}, nil
+			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
 		}
 	}
 	l, _, lerr := LoadLedger(p, r.Name)
@@ -74,6 +83,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	dirty := gitMeta(p, &meta, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, l)
+	if facts.Partial {
+		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
+	}
 	if prevPath, err := p.LatestHandoff(r.Name); err == nil {
 		markDecisions(p, prevPath, h)
 	}
@@ -81,7 +93,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	h.Redact(p.Redact)
 	content := contentHash(h)
 	if r.AgentSession != "" && prev.Handoff != "" && prev.HandoffContent == content {
-		return Written{Message: "nothing new since " + prev.Handoff}, nil
+		return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
 	}
 	body, problem, err := render(p, h)
 	if err != nil {
@@ -107,24 +119,92 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 			warn = append(warn, "local state: "+err.Error())
 		}
 	}
-	w := Written{Path: rel, Message: "wrote " + rel}
+	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
 	return w, nil
 }
 
-// readFacts reads what the host's transcript at path says (nothing when
-// path is ""); a transcript that cannot be read is a warning, not a failure.
-func readFacts(p *project.Project, e Env, path string) (*handoff.Facts, []string) {
-	if path == "" {
-		return &handoff.Facts{}, nil
+// readFacts reads what the host's transcript says (nothing when the
+// request names none). A hook reads only what was appended since its
+// session's last hook (a checkpoint in local state) and stops at a deadline
+// inside the host's budget; a transcript that cannot be read is then a
+// warning, not a failure. A transcript a person named is read whole, and
+// one that cannot be read or is not a transcript is an error.
+func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, error) {
+	if r.Transcript == "" {
+		return &handoff.Facts{}, nil, nil
 	}
-	f, err := transcript.ReadFile(path, e.Host.NewDecoder(p.Root, p.Redact))
+	fail := func(err error) (*handoff.Facts, []string, error) {
+		if r.Named {
+			return nil, nil, fmt.Errorf("transcript %s: %w", r.Transcript, err)
+		}
+		return &handoff.Facts{}, []string{fmt.Sprintf("transcript not read (%v)", err)}, nil
+	}
+	// Never a device, a FIFO or a /proc file, whatever a payload says: one
+	// could hold the hook forever.
+	f, _, err := safefile.OpenRegular(r.Transcript)
 	if err != nil {
-		return &handoff.Facts{}, []string{fmt.Sprintf("transcript not read (%v)", err)}
+		return fail(err)
 	}
-	return f, nil
+	f.Close()
+	files := []string{r.Transcript}
+	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
+		files = m.TranscriptFiles(r.Transcript)
+	}
+	d := e.Host.NewDecoder(p.Root, p.Redact)
+	var cp *transcript.Checkpoint
+	var deadline time.Time
+	stateDir := filepath.Join(p.StateDir, "transcripts")
+	if !r.Named {
+		if r.AgentSession != "" {
+			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
+		}
+		if b := e.Host.Limits().EndBudget; b > 0 {
+			deadline = time.Now().Add(b * 6 / 10)
+		}
+	}
+	facts, next, err := transcript.ReadFrom(files, d, cp, deadline)
+	if err != nil {
+		return fail(err)
+	}
+	if err := transcript.Recognised(facts); err != nil {
+		return fail(err)
+	}
+	if r.Named && facts.Bytes == 0 {
+		return fail(fmt.Errorf("%w (an empty file)", transcript.ErrNotTranscript))
+	}
+	var warn []string
+	if !r.Named && r.AgentSession != "" && next != nil {
+		if err := transcript.SaveCheckpoint(stateDir, r.AgentSession, next); err != nil {
+			warn = append(warn, "transcript checkpoint not kept: "+firstLine(err))
+		}
+	}
+	if facts.Partial {
+		warn = append(warn, "the transcript was read only in part before the deadline; the next hook goes on from there")
+	}
+	return facts, warn, nil
+}
+
+// readLine says in a few words what a transcript held ("" for none read).
+func readLine(f *handoff.Facts) string {
+	if f.Lines == 0 && f.Bytes == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d lines (%s), %d records understood: %d files, %d commands, %d errors, %d prompts",
+		f.Lines, sizeText(f.Bytes), f.Records, len(f.Files), len(f.Commands), len(f.Errors), len(f.Prompts))
+}
+
+// sizeText is n bytes for people.
+func sizeText(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // newMeta is a handoff's front matter before git's facts: the request's,

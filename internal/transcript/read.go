@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // MaxLineBytes is the longest transcript line the reader decodes. Longer
@@ -160,21 +161,10 @@ func trimEOL(b []byte) []byte {
 	return bytes.TrimSuffix(b, []byte("\r"))
 }
 
-// openRegular opens path when it is a regular file. It stats before
-// opening: opening a FIFO would block.
+// openRegular opens a transcript without blocking: a regular file only,
+// never a FIFO, a device or a /proc file (safefile.OpenRegular).
 func openRegular(path string) (*os.File, os.FileInfo, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, fi, nil
+	return safefile.OpenRegular(path)
 }
 
 // lineStatus says how a line was read.

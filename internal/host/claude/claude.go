@@ -132,3 +132,7 @@ func (Host) TranscriptDir(getenv func(string) string, root string) string {
 	}
 	return filepath.Join(cfg, "projects", string(slug))
 }
+
+// TranscriptFiles are the files of the session whose transcript is at
+// path: the transcript, then its subagents' transcripts.
+func (Host) TranscriptFiles(path string) []string { return TranscriptFiles(path) }
