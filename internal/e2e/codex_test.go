@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,4 +171,37 @@ func TestCodexClaudeHandoff(t *testing.T) {
 	got := cp.carried(codexModelRequests(cx2.Requests)[0], cp.hookContexts(cx2.ID), "Codex after Claude Code")
 	requireAll(t, "Codex's context", got[0], goal, ledgerNow, claudeReply, "Claude Code")
 	t.Logf("Codex's context after Claude Code:\n%s", got[0])
+}
+
+// TestCodexAgentDone has the agent itself record progress from inside
+// Codex (`continuity done …` through exec_command, in the workspace-write
+// sandbox users run Codex in, where the repository's .git is read-only):
+// the item must reach the ledger the session's hooks use.
+func TestCodexAgentDone(t *testing.T) {
+	const item = "Refresh endpoint wired into the router"
+	cp := newCodexProject(t, workStream, goal)
+	cp.run(cp.bin, "next", item)
+	run := cp.runCodex([]openaiapi.Response{
+		openaiapi.Exec(strconvQuote(cp.bin) + " done " + strconvQuote(item) + "; echo exit=$?"),
+		openaiapi.Text("Recorded."),
+	}, "record what you finished")
+	var out string
+	for _, r := range codexModelRequests(run.Requests) {
+		var req struct {
+			Input []struct{ Type, Output string }
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		for _, it := range req.Input {
+			if it.Type == "function_call_output" {
+				out = it.Output
+			}
+		}
+	}
+	var l struct{ Done, Next []string }
+	if err := json.Unmarshal([]byte(cp.run(cp.bin, "--json", "show", workStream)), &l); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(l.Done, item) || slices.Contains(l.Next, item) {
+		t.Errorf("the agent's `continuity done` did not reach the ledger (done %q, next %q); the command printed:\n%s", l.Done, l.Next, out)
+	}
 }

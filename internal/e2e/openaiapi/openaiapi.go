@@ -49,7 +49,9 @@ func Exec(cmd string) Response {
 
 // Patch returns a reply calling apply_patch with a patch
 // ("*** Begin Patch\n…*** End Patch\n").
-func Patch(patch string) Response { return Response{Call: &ToolCall{Name: "apply_patch", Input: patch}} }
+func Patch(patch string) Response {
+	return Response{Call: &ToolCall{Name: "apply_patch", Input: patch}}
+}
 
 // Tokens returns r reporting n input tokens.
 func (r Response) Tokens(n int) Response { r.InputTokens = n; return r }
