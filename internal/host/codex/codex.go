@@ -74,9 +74,10 @@ var kinds = map[string]host.Kind{
 }
 
 // Decode turns a Codex hook payload into an event. A field of the wrong
-// type reads as empty. Codex's PostCompact carries no summary: the
-// summary is in the rollout (a compacted record), read by NewDecoder.
-func (Host) Decode(payload []byte) (host.Event, error) {
+// type reads as empty. Codex's PostCompact carries no summary: Decode
+// takes it from the session's rollout (its last compacted record), when
+// the rollout lies where Codex keeps them.
+func (h Host) Decode(payload []byte) (host.Event, error) {
 	if !gjson.ValidBytes(payload) {
 		return host.Event{}, errors.New("codex: payload is not JSON")
 	}
@@ -95,8 +96,11 @@ func (Host) Decode(payload []byte) (host.Event, error) {
 	switch ev.Kind {
 	case host.Start:
 		ev.Source = str("source")
-	case host.BeforeCompact, host.AfterCompact:
+	case host.BeforeCompact:
 		ev.Trigger = str("trigger")
+	case host.AfterCompact:
+		ev.Trigger = str("trigger")
+		ev.Summary = h.summary(ev.Transcript)
 	case host.TurnEnd:
 		ev.LastReply = str("last_assistant_message")
 	case host.End:
@@ -149,6 +153,32 @@ func SessionFromEnv(getenv func(string) string) string {
 		return id
 	}
 	return getenv("CODEX_SESSION_ID")
+}
+
+// summary is the last compaction summary in the rollout at path ("" when
+// none, or when path is not a rollout under $CODEX_HOME/sessions). Only
+// compacted records are decoded; the rest streams past.
+func (h Host) summary(path string) string {
+	dir := h.TranscriptDir(h.env, "")
+	if dir == "" || !filepath.IsAbs(path) {
+		return ""
+	}
+	if rel, err := filepath.Rel(dir, filepath.Clean(path)); err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	f, err := transcript.ReadFile(path, summaryDecoder{newDecoder("", nil)})
+	if err != nil {
+		return ""
+	}
+	return f.CompactSummary
+}
+
+// summaryDecoder reads compacted records only.
+type summaryDecoder struct{ *decoder }
+
+func (summaryDecoder) Wants(head []byte) bool {
+	t := gjson.GetBytes(head, "type")
+	return !t.Exists() || t.Str == "compacted"
 }
 
 // NewDecoder returns a decoder of Codex rollout records.

@@ -124,3 +124,39 @@ func TestLimitsAndEnv(t *testing.T) {
 		t.Error("names")
 	}
 }
+
+// TestDecodePostCompactSummary: Codex's PostCompact payload has no summary;
+// Decode takes it from the rollout, only where Codex keeps rollouts.
+func TestDecodePostCompactSummary(t *testing.T) {
+	home := t.TempDir()
+	rel := filepath.Join("sessions", "2026", "11", "25", "rollout-2026-11-25T00-04-20-01a21004-807e-77e0-8b82-74caeb3675fb.jsonl")
+	if err := os.MkdirAll(filepath.Join(home, filepath.Dir(rel)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(recorded, "rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, rel), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "CODEX_HOME" {
+			return home
+		}
+		return ""
+	}
+	h := Host{}.Situate(env, "").(Host)
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(home, rel), "SUMMARY-TEXT: token.go added, app.txt patched; next the logout endpoint."},
+		{filepath.Join(home, "sessions", "..", "..", filepath.Base(rel)), ""}, // outside $CODEX_HOME/sessions
+		{filepath.Join(recorded, "rollout.jsonl"), ""},
+		{"relative/rollout.jsonl", ""},
+	} {
+		in, _ := json.Marshal(map[string]string{"hook_event_name": "PostCompact", "session_id": "s", "transcript_path": tc.path, "trigger": "auto"})
+		ev, err := h.Decode(in)
+		if err != nil || ev.Kind != host.AfterCompact || ev.Summary != tc.want {
+			t.Errorf("Decode(PostCompact, %s) = %+v, %v; want summary %q", tc.path, ev, err, tc.want)
+		}
+	}
+}
