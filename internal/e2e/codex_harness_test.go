@@ -86,6 +86,8 @@ func newCodexProject(t *testing.T, ledgerName, goal string) *codexProject {
 	)
 	cp.project = p
 	p.run("git", "init", "-q", "-b", "main")
+	p.run("git", "config", "user.name", "E2E Tester")
+	p.run("git", "config", "user.email", "e2e@example.invalid")
 	p.write("app.txt", "line one\nline two\n")
 	p.write("notes.txt", "keep\n")
 	p.write("old.txt", "old\n")
