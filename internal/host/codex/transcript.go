@@ -103,9 +103,13 @@ func (d *decoder) Wants(head []byte) bool {
 	if typ.Type != gjson.String {
 		return !typ.Exists() // not yet seen (cut head, other key order): decode to judge
 	}
-	if typ.Str == "event_msg" {
+	switch typ.Str {
+	case "event_msg":
 		pt := gjson.GetBytes(head, "payload.type")
 		return !pt.Exists() || pt.Str == "token_count"
+	case "response_item":
+		// Reasoning items (encrypted, often the largest records) say nothing.
+		return gjson.GetBytes(head, "payload.type").Str != "reasoning"
 	}
 	return wanted[typ.Str]
 }

@@ -320,3 +320,14 @@ func TestBounds(t *testing.T) {
 		t.Errorf("the last entries were not kept: %q %q", f.Files[maxFiles-1], f.Prompts[maxPrompts-1])
 	}
 }
+
+func TestWantsSkipsReasoning(t *testing.T) {
+	d := newDecoder(root, nil)
+	r := rec("response_item", map[string]any{"type": "reasoning", "summary": []any{}, "encrypted_content": strings.Repeat("gAAAA", 1000)})
+	if d.Wants([]byte(r)) {
+		t.Error("a reasoning item is decoded")
+	}
+	if !d.Wants([]byte(exec("c", "make"))) {
+		t.Error("a function call is skipped")
+	}
+}
