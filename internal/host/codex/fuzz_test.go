@@ -50,14 +50,7 @@ func FuzzReadRollout(f *testing.F) {
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")
 		}
-		state, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d2 := newDecoder(root, nil)
-		if err := json.Unmarshal(state, d2); err != nil {
-			t.Fatal(err)
-		}
+		d2 := reloaded(t, d)
 		if !reflect.DeepEqual(d.Facts(), d2.Facts()) {
 			t.Errorf("state did not round-trip:\n%+v\n%+v", d.Facts(), d2.Facts())
 		}

@@ -120,14 +120,7 @@ func TestStateRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		state, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d2 := newDecoder(root, nil)
-		if err := json.Unmarshal(state, d2); err != nil {
-			t.Fatal(err)
-		}
+		d2 := reloaded(t, d)
 		f, err := transcript.Read(bytes.NewReader(bytes.Join(recs[cut:], nil)), d2)
 		if err != nil {
 			t.Fatal(err)
@@ -138,6 +131,20 @@ func TestStateRoundTrip(t *testing.T) {
 			t.Fatalf("cut after %d records: %+v\nwant %+v", cut, f, whole)
 		}
 	}
+}
+
+// reloaded is a new decoder with d's state, carried through encoding/json.
+func reloaded(t testing.TB, d *decoder) *decoder {
+	t.Helper()
+	state, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2 := newDecoder(root, nil)
+	if err := json.Unmarshal(state, d2); err != nil {
+		t.Fatal(err)
+	}
+	return d2
 }
 
 // TestWants checks that the records with no facts stream past unread,
