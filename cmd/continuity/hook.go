@@ -30,7 +30,10 @@ one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says m
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := hostNamed(agent)
 			if err != nil {
-				return err
+				// Still exit 0: a host may read another exit code as
+				// "block the session" (Claude Code's 2).
+				fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
+				return nil
 			}
 			runHookFor(a, h)
 			return nil
