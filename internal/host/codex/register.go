@@ -145,14 +145,38 @@ func (h Host) trustNotes() []string {
 	}
 	cfg := readConfig(src)
 	var notes []string
-	if h.root != "" && !cfg.trusts(h.root) {
-		notes = append(notes, fmt.Sprintf("Codex does not trust %s, so it ignores the project's .codex/hooks.json: trust the project when Codex asks, or add to %s:\n  [projects.%s]\n  trust_level = \"trusted\"",
-			h.root, cfgPath, tomlQuote(h.root)))
+	root := h.root
+	if root == "" {
+		root = repoRoot()
+	}
+	if root != "" && !cfg.trusts(root) {
+		notes = append(notes, fmt.Sprintf("Codex does not trust %s, so it ignores the project's .codex/hooks.json (hooks in %s are not affected): trust the project when Codex asks, or add to %s:\n  [projects.%s]\n  trust_level = \"trusted\"",
+			root, filepath.Join(dir, "hooks.json"), cfgPath, tomlQuote(root)))
 	}
 	if !cfg.hookTrusted {
 		notes = append(notes, fmt.Sprintf("Codex runs a hook only once you have trusted it, and %s trusts none yet: start codex in the repository and accept continuity's hooks when it lists them for review (codex exec, which cannot ask, runs them only with --dangerously-bypass-hook-trust)", cfgPath))
 	}
 	return notes
+}
+
+// repoRoot is the repository holding the working directory (the nearest
+// directory with a .git entry), "" when none: the project Registered
+// speaks of when the host was not situated.
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // trusts reports whether the config trusts dir (as given, or with its

@@ -249,8 +249,24 @@ func TestTrustNotes(t *testing.T) {
 			}
 		})
 	}
+	// Not situated (the registry's zero Host): the repository holding the
+	// working directory.
+	repo, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "src", "auth"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(repo, "src", "auth"))
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	st, err := Host{}.Registered(registered)
+	if err != nil || !strings.Contains(strings.Join(st.Notes, "\n"), "Codex does not trust "+repo+",") {
+		t.Errorf("unsituated: notes %q, err %v; want the working directory's repository %s", st.Notes, err, repo)
+	}
 	// Nothing registered: nothing to say.
-	st, err := Host{}.Situate(noEnv, root).Registered(nil)
+	st, err = Host{}.Situate(noEnv, root).Registered(nil)
 	if err != nil || len(st.Notes) != 0 {
 		t.Errorf("no registration: notes %q, err %v", st.Notes, err)
 	}
