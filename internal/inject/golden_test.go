@@ -64,8 +64,13 @@ func TestRenderGolden(t *testing.T) {
 			Now: now, Host: "claude"}
 	}
 	cases := map[string]Input{}
-	for _, s := range []string{"startup", "resume", "clear", "compact", "fork"} {
+	for _, s := range []string{"startup", "clear", "compact"} {
 		cases[s] = base(s)
+	}
+	for _, s := range []string{"resume", "fork"} {
+		in := base(s)
+		in.Handoff, in.HandoffPath = nil, "" // a short refresh reads no handoff
+		cases[s] = in
 	}
 	problem := base("startup")
 	problem.Ledger = nil
@@ -74,6 +79,7 @@ func TestRenderGolden(t *testing.T) {
 	cases["problem"] = problem
 	refresh := base("")
 	refresh.Refresh = true
+	refresh.Handoff, refresh.HandoffPath = nil, "" // a short refresh reads no handoff
 	cases["refresh"] = refresh
 	same := base("startup")
 	same.Host = "codex"
