@@ -1,0 +1,328 @@
+// Package openaiapi is a scripted stand-in for the OpenAI Responses API, on
+// 127.0.0.1 only, so that the real Codex CLI can run whole sessions (hooks,
+// exec_command and apply_patch, automatic compaction, resume) offline in
+// tests. It answers POST /v1/responses from a script as server-sent events,
+// answers Codex's compaction requests with a summary, and records every
+// request so a test can assert exactly what the client sent to the model.
+//
+// Codex reaches it through a custom model provider whose base_url is
+// URL + "/v1" with wire_api "responses" (see Args).
+package openaiapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Response is one scripted model reply: text, or one tool call.
+type Response struct {
+	Text string    // the assistant's text, when Call is nil
+	Call *ToolCall // one tool call; Codex runs it and asks again
+	// InputTokens is the prompt size the reply's usage reports (0 = 1000).
+	// At or above Codex's model_auto_compact_token_limit it compacts the
+	// history before its next request (mid-turn after a tool call, or
+	// before the next turn).
+	InputTokens int
+}
+
+// ToolCall is a tool call the model makes. A string Input becomes a
+// custom (freeform) tool call, as apply_patch is; anything else is a
+// function call with Input as its JSON arguments.
+type ToolCall struct {
+	Name  string
+	Input any
+}
+
+// Text returns a plain text reply.
+func Text(s string) Response { return Response{Text: s} }
+
+// Exec returns a reply calling exec_command with cmd.
+func Exec(cmd string) Response {
+	return Response{Call: &ToolCall{Name: "exec_command", Input: map[string]any{"cmd": cmd}}}
+}
+
+// Patch returns a reply calling apply_patch with a patch
+// ("*** Begin Patch\n…*** End Patch\n").
+func Patch(patch string) Response {
+	return Response{Call: &ToolCall{Name: "apply_patch", Input: patch}}
+}
+
+// Tokens returns r reporting n input tokens.
+func (r Response) Tokens(n int) Response { r.InputTokens = n; return r }
+
+// Request is one request the client sent, as received.
+type Request struct {
+	N          int    // 1-based arrival order
+	Method     string // GET, POST
+	Path       string // URL path and query, e.g. "/v1/responses"
+	Body       []byte // the raw body
+	Compaction bool   // Codex asking for a summary of the history
+}
+
+// Server is a running stand-in API. Its zero value is not usable; call New.
+type Server struct {
+	// URL is the server's root, e.g. http://127.0.0.1:PORT; Codex's
+	// base_url is URL + "/v1".
+	URL string
+
+	srv      *httptest.Server
+	mu       sync.Mutex
+	queue    []Response
+	summary  string
+	requests []Request
+}
+
+// DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
+const DefaultSummary = "The user and assistant exchanged greetings while testing hooks."
+
+// New starts a server on 127.0.0.1 that answers ordinary requests with the
+// given responses in order (then "OK"). Close it when done.
+func New(responses ...Response) *Server {
+	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close shuts the server down.
+func (s *Server) Close() { s.srv.Close() }
+
+// Args are the codex command-line options (before the subcommand) that
+// point it at this server with the given model: a custom provider with
+// plain HTTP and SSE, no websockets, no retries (a scripting mistake fails
+// fast), no update check and no analytics.
+func (s *Server) Args(model string) []string {
+	const p = "model_providers.e2e"
+	return []string{
+		"-c", `model_provider="e2e"`, "-c", fmt.Sprintf("model=%q", model),
+		"-c", p + `.name="e2e"`, "-c", fmt.Sprintf("%s.base_url=%q", p, s.URL+"/v1"),
+		"-c", p + `.wire_api="responses"`, "-c", p + ".supports_websockets=false",
+		"-c", p + ".request_max_retries=0", "-c", p + ".stream_max_retries=0",
+		"-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
+	}
+}
+
+// Push appends responses to the script.
+func (s *Server) Push(responses ...Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, responses...)
+}
+
+// SetSummary sets the text compaction requests get.
+func (s *Server) SetSummary(summary string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.summary = summary
+}
+
+// Requests returns a copy of every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Pending reports how many scripted responses have not been used yet.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// compactionPrompt is how Codex's summarisation request begins (its last
+// input item).
+const compactionPrompt = "CONTEXT CHECKPOINT COMPACTION"
+
+// IsCompaction reports whether a request body is Codex asking the model to
+// summarise the history: its last input item is the compaction prompt.
+func IsCompaction(body []byte) bool {
+	var req struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Input) == 0 {
+		return false
+	}
+	return strings.Contains(string(req.Input[len(req.Input)-1]), compactionPrompt)
+}
+
+// Message is one message item of a request's input.
+type Message struct {
+	Role string // developer, user, assistant
+	Text string // its text parts joined with "\n"
+}
+
+// Messages returns the message items of a request body's input, in order
+// (tool calls and their outputs left out). SessionStart hook context is a
+// developer message of its own.
+func Messages(body []byte) []Message {
+	var req struct {
+		Input []struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	var out []Message
+	for _, it := range req.Input {
+		if it.Type != "message" && it.Type != "" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(it.Content, &s) == nil {
+			out = append(out, Message{Role: it.Role, Text: s})
+			continue
+		}
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(it.Content, &parts)
+		var texts []string
+		for _, p := range parts {
+			texts = append(texts, p.Text)
+		}
+		out = append(out, Message{Role: it.Role, Text: strings.Join(texts, "\n")})
+	}
+	return out
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	path := r.URL.Path
+	req := Request{Method: r.Method, Path: r.URL.RequestURI(), Body: body}
+	isResponses := r.Method == http.MethodPost && path == "/v1/responses"
+	req.Compaction = isResponses && IsCompaction(body)
+
+	s.mu.Lock()
+	req.N = len(s.requests) + 1
+	s.requests = append(s.requests, req)
+	next, haveNext := Text("OK"), false
+	if isResponses && !req.Compaction && len(s.queue) > 0 {
+		next, s.queue, haveNext = s.queue[0], s.queue[1:], true
+	}
+	summary := s.summary
+	s.mu.Unlock()
+
+	switch {
+	case r.Method == http.MethodGet && path == "/v1/models":
+		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
+		return
+	case r.Method == http.MethodPost && path == "/v1/responses/compact":
+		// Remote compaction (OpenAI's own provider); a custom provider
+		// compacts locally, through /v1/responses.
+		writeJSON(w, map[string]any{"output": []any{map[string]any{"type": "message", "role": "user",
+			"content": []any{map[string]any{"type": "input_text", "text": summary}}}}})
+		return
+	case !isResponses:
+		http.Error(w, "{}", http.StatusNotFound)
+		return
+	}
+	var parsed struct {
+		Model  string `json:"model"`
+		Stream *bool  `json:"stream"`
+	}
+	_ = json.Unmarshal(body, &parsed)
+	if parsed.Model == "" {
+		parsed.Model = "mock-model"
+	}
+	if req.Compaction {
+		next = Text(summary)
+	}
+	tokens := 1000
+	if haveNext && next.InputTokens > 0 {
+		tokens = next.InputTokens
+	}
+	it := item(req.N, next)
+	resp := map[string]any{"id": fmt.Sprintf("resp_mock_%d", req.N), "object": "response",
+		"created_at": time.Now().Unix(), "model": parsed.Model}
+	if parsed.Stream != nil && !*parsed.Stream {
+		resp["status"], resp["output"], resp["usage"] = "completed", []any{it}, usage(tokens)
+		writeJSON(w, resp)
+		return
+	}
+	stream(w, resp, it, tokens)
+}
+
+// item is the output item of a reply, in the API's shape.
+func item(n int, r Response) map[string]any {
+	if c := r.Call; c != nil {
+		if patch, ok := c.Input.(string); ok {
+			return map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_mock_%d", n), "status": "completed",
+				"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "input": patch}
+		}
+		input := c.Input
+		if input == nil {
+			input = map[string]any{}
+		}
+		args, _ := json.Marshal(input)
+		return map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", n), "status": "completed",
+			"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "arguments": string(args)}
+	}
+	text := r.Text
+	if text == "" {
+		text = "OK"
+	}
+	return map[string]any{"type": "message", "id": fmt.Sprintf("msg_mock_%d", n), "role": "assistant", "status": "completed",
+		"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
+}
+
+func usage(tokens int) map[string]any {
+	return map[string]any{"input_tokens": tokens, "input_tokens_details": map[string]int{"cached_tokens": 0},
+		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": tokens + 20}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// stream writes one reply as the server-sent events Codex reads:
+// response.created, response.output_item.added, a text delta for a
+// message, response.output_item.done, response.completed with the usage.
+func stream(w http.ResponseWriter, resp, it map[string]any, tokens int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	seq := 0
+	event := func(typ string, data map[string]any) {
+		data["type"], data["sequence_number"] = typ, seq
+		seq++
+		j, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, j)
+	}
+	with := func(extra map[string]any) map[string]any {
+		m := map[string]any{}
+		for k, v := range resp {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	event("response.created", map[string]any{"response": with(map[string]any{"status": "in_progress", "output": []any{}})})
+	added := it
+	if it["type"] == "message" {
+		added = map[string]any{}
+		for k, v := range it {
+			added[k] = v
+		}
+		added["content"] = []any{}
+	}
+	event("response.output_item.added", map[string]any{"output_index": 0, "item": added})
+	if it["type"] == "message" {
+		text := it["content"].([]any)[0].(map[string]any)["text"]
+		event("response.output_text.delta", map[string]any{"item_id": it["id"], "output_index": 0, "content_index": 0, "delta": text})
+	}
+	event("response.output_item.done", map[string]any{"output_index": 0, "item": it})
+	event("response.completed", map[string]any{"response": with(map[string]any{"status": "completed", "output": []any{it}, "usage": usage(tokens)})})
+}
