@@ -126,6 +126,11 @@ func (d *decoder) Record(rec []byte) {
 	}
 	p := r.Get("payload")
 	switch r.Get("type").Str {
+	case "session_meta", "turn_context", "response_item", "compacted", "event_msg", "world_state", "token_usage_record":
+		// A rollout record: what tells a rollout from a file that is not one.
+		d.F.Records++
+	}
+	switch r.Get("type").Str {
 	case "turn_context":
 		if cwd := p.Get("cwd").Str; filepath.IsAbs(cwd) {
 			d.Cwd = cwd

@@ -53,6 +53,7 @@ func TestReadRecorded(t *testing.T) {
 		CompactSummary: "SUMMARY-TEXT: token.go added, app.txt patched; next the logout endpoint.",
 		Model:          "gpt-5.5",
 		Tokens:         60000,
+		Records:        wantedRecords(data), // every record of the recording the decoder reads is a rollout record
 		Lines:          bytes.Count(data, []byte("\n")),
 		Bytes:          int64(len(data)),
 	}
@@ -61,6 +62,18 @@ func TestReadRecorded(t *testing.T) {
 		exp, _ := json.MarshalIndent(want, "", "  ")
 		t.Errorf("facts:\n%s\nwant:\n%s", got, exp)
 	}
+}
+
+// wantedRecords counts the records of data the decoder reads at all.
+func wantedRecords(data []byte) int {
+	d := Host{}.NewDecoder(root, nil)
+	n := 0
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		if d.Wants(l) {
+			n++
+		}
+	}
+	return n
 }
 
 // lines returns the rollout cut after its first n records.
