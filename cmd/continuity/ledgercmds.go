@@ -382,8 +382,7 @@ latest handoff: by whom, how long ago, on which branch, and whether it is stale 
 						}
 					}
 				}
-				dir, _ := p.HandoffSessionDir(name)
-				files := handoffFiles(dir)
+				files := p.HandoffFiles(name)
 				e.Handoffs = len(files)
 				seen := map[string]bool{}
 				for i := len(files) - 1; i >= 0 && len(files)-i <= recent; i-- {
