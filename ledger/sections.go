@@ -922,6 +922,7 @@ func decisionOfText(t string) Decision {
 // decisionHeading reads "### Decision 2: Title" and its labelled lines.
 func (p *sectionParse) decisionHeading(s *section) bool {
 	dec := Decision{Decision: decisionNumRE().ReplaceAllString(plainTitle(s.title), "")}
+	context := ""
 	for _, n := range s.blocks {
 		switch b := n.(type) {
 		case *ast.ThematicBreak:
@@ -940,7 +941,7 @@ func (p *sectionParse) decisionHeading(s *section) bool {
 				case "choice", "decision", "chosen":
 					dec.Decision = joinSentence(dec.Decision, rest)
 				case "context":
-					dec.Why = joinSentence(dec.Why, "Context: "+rest)
+					context = rest
 				case "date":
 					dec.Date = rest
 				default:
@@ -953,6 +954,9 @@ func (p *sectionParse) decisionHeading(s *section) bool {
 	}
 	if dec.Decision == "" {
 		return false
+	}
+	if context != "" {
+		dec.Why = strings.TrimSpace(dec.Why + " (context: " + context + ")")
 	}
 	p.l.Decisions = append(p.l.Decisions, dec)
 	return true
