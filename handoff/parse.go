@@ -81,7 +81,12 @@ func Parse(src []byte) (*Parsed, error) {
 	var m metaYAML
 	if fm != nil {
 		if err := yaml.Unmarshal(fm, &m); err != nil {
-			return nil, fmt.Errorf("handoff front matter: %w", err)
+			// People and models write Continuous-Claude's front matter by
+			// hand ("git_commit: 9c41d07 (uncommitted: config)"): read its
+			// key: value lines rather than lose the handoff.
+			if !ccFrontMatter(fm) || looseYAML(fm).Decode(&m) != nil {
+				return nil, fmt.Errorf("handoff front matter: %w", err)
+			}
 		}
 		if err := p.setMeta(m); err != nil {
 			return nil, err
@@ -91,7 +96,10 @@ func Parse(src []byte) (*Parsed, error) {
 		if fm == nil {
 			// A YAML file without a front matter block: its keys are the meta.
 			var m2 metaYAML
-			_ = yaml.Unmarshal(body, &m2)
+			if yaml.Unmarshal(body, &m2) != nil {
+				m2 = metaYAML{}
+				_ = v3.Decode(&m2)
+			}
 			if err := p.setMeta(m2); err != nil {
 				return nil, err
 			}
@@ -207,17 +215,94 @@ func splitFrontMatter(src []byte) (fm, body []byte, err error) {
 	return nil, nil, errUnclosed
 }
 
+// ccFrontMatter reports a front matter in Continuous-Claude's form (and
+// not continuity's, which has created).
+func ccFrontMatter(fm []byte) bool {
+	has := func(k string) bool {
+		return bytes.HasPrefix(fm, []byte(k)) || bytes.Contains(fm, []byte("\n"+k))
+	}
+	return !has("created:") && (has("date:") || has("session_name:") || has("git_commit:") || has("topic:"))
+}
+
+// looseYAML reads YAML that does not parse the way a person reads it: each
+// "key: value" line at the start of a line is a key, "- item" lines under
+// it (or "[a, b]") its list. It is the fallback for hand-written handoffs.
+func looseYAML(src []byte) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	var cur *yaml.Node
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, "\r")
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' && line[0] != '-' {
+			k, v, ok := strings.Cut(line, ":")
+			if !ok {
+				cur = nil
+				continue
+			}
+			v = strings.TrimSpace(v)
+			cur = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: unquote(v)}
+			if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+				cur = &yaml.Node{Kind: yaml.SequenceNode}
+				for _, it := range strings.Split(v[1:len(v)-1], ",") {
+					if it = unquote(strings.TrimSpace(it)); it != "" {
+						cur.Content = append(cur.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: it})
+					}
+				}
+			}
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.TrimSpace(k)}, cur)
+			continue
+		}
+		if cur == nil || !strings.HasPrefix(t, "- ") {
+			continue
+		}
+		if cur.Kind == yaml.ScalarNode && cur.Value == "" {
+			*cur = yaml.Node{Kind: yaml.SequenceNode}
+		}
+		if cur.Kind != yaml.SequenceNode {
+			continue
+		}
+		item := strings.TrimSpace(t[2:])
+		if k, v, ok := strings.Cut(item, ": "); ok && !strings.ContainsAny(k, " \t") {
+			// "- task: X" starts a mapping; "  files: [...]" lines under it
+			// are read with the next items as its detail.
+			item = unquote(strings.TrimSpace(v))
+			if k != "task" && k != "decision" {
+				item = k + ": " + item
+			}
+		}
+		cur.Content = append(cur.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: unquote(item)})
+	}
+	return m
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
 // yamlHandoff returns the mapping of a Continuous-Claude v3 handoff's
-// YAML (it has goal: or now:); ok is false for a markdown body.
+// YAML (it has goal: or now:); ok is false for a markdown body. YAML that
+// does not parse is read line by line (looseYAML) when a line starts with
+// goal: or now:.
 func yamlHandoff(body []byte) (*yaml.Node, bool) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, false
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(body, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+	var m *yaml.Node
+	if err := yaml.Unmarshal(body, &doc); err == nil && doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		m = doc.Content[0]
+	} else if err != nil && (bytes.HasPrefix(body, []byte("goal:")) || bytes.Contains(body, []byte("\ngoal:")) ||
+		bytes.HasPrefix(body, []byte("now:")) || bytes.Contains(body, []byte("\nnow:"))) {
+		m = looseYAML(body)
+	} else {
 		return nil, false
 	}
-	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode || (yamlKey(m, "goal") == nil && yamlKey(m, "now") == nil) {
 		return nil, false
 	}
