@@ -94,19 +94,28 @@ func Notes(l *Ledger) []byte {
 	if !mayHaveSections(l.Body) || IsTemplateBody(l.Body) {
 		return l.Body
 	}
-	p := readSections(l.Path, l.Body)
-	if p == nil {
-		return l.Body
-	}
 	d, err := parseFront(l.Path, l.Src)
 	if err != nil {
 		return l.Body
 	}
 	fm, err := d.model()
-	if err != nil || conflicts(fm, &p.l) != "" {
+	if err != nil {
 		return l.Body
 	}
-	return cut(l.Body, p.drop)
+	// The sections of fields the front matter holds were not read into
+	// the model: they stay in the notes.
+	skip := map[secKind]bool{
+		secGoal: fm.Goal != "", secNow: fm.Now != "", secConstraints: len(fm.Constraints) > 0,
+		secDone: len(fm.Done) > 0, secNext: len(fm.Next) > 0, secQuestions: len(fm.Questions) > 0,
+		secBlocked: len(fm.Questions) > 0, secFiles: len(fm.Files) > 0, secDecisions: len(fm.Decisions) > 0,
+	}
+	if skip[secDone] || skip[secNow] || skip[secNext] {
+		skip[secState], skip[secPhase] = true, true
+	}
+	if q := readSectionsExcept(l.Path, l.Body, skip); q != nil {
+		return cut(l.Body, q.drop)
+	}
+	return l.Body
 }
 
 // conflicts names a field both the front matter and the body set

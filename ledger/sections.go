@@ -258,8 +258,9 @@ type sectionParse struct {
 	l        Ledger
 	src      []byte
 	sections []section
-	drop     [][2]int // byte ranges Import leaves out: what was understood
-	known    bool     // some block or heading named a field
+	drop     [][2]int         // byte ranges Import leaves out: what was understood
+	known    bool             // some block or heading named a field
+	skip     map[secKind]bool // fields not to read (a front matter holds them)
 }
 
 // parseSections reads src as a section-style ledger; ok is false when it has
@@ -274,8 +275,14 @@ func parseSections(path string, src []byte) (*Ledger, bool) {
 }
 
 func readSections(path string, src []byte) *sectionParse {
+	return readSectionsExcept(path, src, nil)
+}
+
+// readSectionsExcept is readSections leaving the sections of the skipped
+// fields unread (kept in the body).
+func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *sectionParse {
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
-	p := &sectionParse{l: Ledger{Path: path, Format: Sections, Src: src, Body: src}, src: src}
+	p := &sectionParse{l: Ledger{Path: path, Format: Sections, Src: src, Body: src}, src: src, skip: skip}
 	var title string
 	cur := -1
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -352,6 +359,9 @@ func (p *sectionParse) newSection(htext string, level, start int) section {
 		case par.kind == secState && s.st == stNone && par.st != stNone && s.kind == secPhase:
 			s.st = par.st
 		}
+	}
+	if p.skip[s.kind] {
+		s.kind, s.prefix = secOther, ""
 	}
 	if s.kind != secOther {
 		p.known = true

@@ -197,6 +197,8 @@ func cutNotes(text string, room int, path string) string {
 				parts = append(parts, u.text)
 			case kept[i]:
 				parts = append(parts, u.text)
+			case !hasContent(u):
+				// A heading with nothing under it is not worth naming.
 			default:
 				name := u.heading
 				if name == "" {
@@ -255,7 +257,16 @@ func cutNotes(text string, room int, path string) string {
 	return out
 }
 
-const cutMark = " … (cut here)"
+const cutMark = " (cut here)"
+
+// hasContent reports a unit with more than its heading line.
+func hasContent(u unit) bool {
+	_, rest, _ := strings.Cut(u.text, "\n")
+	if u.heading == "" {
+		rest = u.text
+	}
+	return strings.TrimSpace(rest) != ""
+}
 
 func less(a, b unit) bool {
 	if a.rank != b.rank {
