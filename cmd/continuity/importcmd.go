@@ -243,6 +243,9 @@ func importOne(a *app, p *project.Project, j importJob, dry bool) ([]byte, impor
 		if _, err := os.Stat(j.target); err == nil {
 			return refuse(fmt.Errorf("%s exists; choose another name with --name", r.Target))
 		}
+		if err := os.MkdirAll(filepath.Dir(j.target), 0o755); err != nil {
+			return refuse(err)
+		}
 		err = safefile.Update(j.target, p.WriteOptions(), func(old []byte) ([]byte, error) {
 			if old != nil {
 				return nil, fmt.Errorf("%s exists; choose another name with --name", r.Target)
