@@ -205,6 +205,10 @@ func kindOfName(name string) secKind {
 			}
 		}
 	}
+	// "Key files modified", "Files touched this session".
+	if hasWord(n, "files") && !hasWord(n, "no") {
+		return secFiles
+	}
 	return secOther
 }
 
@@ -408,7 +412,9 @@ func (p *sectionParse) finish(i int) {
 					}
 					continue
 				}
-				s.prefix = withPrefix(base, lead)
+				if s.kind != secFiles { // a path takes no prefix
+					s.prefix = withPrefix(base, lead)
+				}
 				start, end := blockRange(p.src, n)
 				p.drop = append(p.drop, [2]int{start, end})
 				continue
@@ -429,7 +435,7 @@ func (p *sectionParse) finish(i int) {
 // introduces the list after it, in a section holding a list field.
 func (p *sectionParse) leadIn(s *section, n ast.Node) (string, bool) {
 	switch s.kind {
-	case secDone, secNext, secNow, secConstraints, secQuestions, secBlocked:
+	case secDone, secNext, secNow, secConstraints, secQuestions, secBlocked, secFiles:
 	default:
 		return "", false
 	}
@@ -507,6 +513,9 @@ func (p *sectionParse) paragraph(s *section, b *ast.Paragraph) bool {
 	t := linesText(p.src, b)
 	if t == "" {
 		return true
+	}
+	if s.kind == secDecisions && strings.HasPrefix(t, "|") {
+		return p.decisionTable(b)
 	}
 	if isTableOrMarkup(t) {
 		return false
@@ -888,6 +897,56 @@ func (p *sectionParse) decisionItem(prefix, t string, nested *ast.List) bool {
 		dec.Decision = prefix + ": " + dec.Decision
 	}
 	p.l.Decisions = append(p.l.Decisions, dec)
+	return true
+}
+
+// decisionTable reads a table of decisions ("| Decision | Rationale |
+// Date |"), its columns found by their headers.
+func (p *sectionParse) decisionTable(b *ast.Paragraph) bool {
+	lines := b.Lines()
+	var rows [][]string
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := strings.TrimSpace(string(seg.Value(p.src)))
+		if !strings.HasPrefix(line, "|") {
+			return false
+		}
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+			cells = append(cells, strings.TrimSpace(c))
+		}
+		rows = append(rows, cells)
+	}
+	if len(rows) < 3 || strings.Trim(strings.Join(rows[1], ""), "-: ") != "" {
+		return false
+	}
+	col := map[string]int{"decision": -1, "why": -1, "date": -1}
+	for i, h := range rows[0] {
+		switch strings.ToLower(plainTitle(h)) {
+		case "decision", "choice", "what":
+			col["decision"] = i
+		case "rationale", "why", "reason", "because":
+			col["why"] = i
+		case "date", "when":
+			col["date"] = i
+		}
+	}
+	if col["decision"] < 0 {
+		return false
+	}
+	cell := func(r []string, k string) string {
+		if i := col[k]; i >= 0 && i < len(r) {
+			return r[i]
+		}
+		return ""
+	}
+	var decs []Decision
+	for _, r := range rows[2:] {
+		if d := cell(r, "decision"); d != "" {
+			decs = append(decs, Decision{Decision: d, Why: cell(r, "why"), Date: cell(r, "date")})
+		}
+	}
+	p.l.Decisions = append(p.l.Decisions, decs...)
 	return true
 }
 
