@@ -261,11 +261,16 @@ func Files(dir string) []string {
 // else its date (Continuous-Claude), else the time in its name; zero when
 // none says.
 func Time(path string) time.Time {
+	nt, _, ok := NameTime(filepath.Base(path))
 	if t := createdOf(path); !t.IsZero() {
+		// A date alone (Continuous-Claude's auto handoffs write one) is
+		// less than the time of day its name carries for that day.
+		if ok && t.Equal(t.Truncate(24*time.Hour)) && !nt.Before(t) && nt.Sub(t) < 24*time.Hour {
+			return nt
+		}
 		return t
 	}
-	t, _, _ := NameTime(filepath.Base(path))
-	return t
+	return nt
 }
 
 // CreatedLayout is how a handoff's created time is written: UTC with

@@ -243,6 +243,11 @@ func looseYAML(src []byte) *yaml.Node {
 				continue
 			}
 			v = strings.TrimSpace(v)
+			if strings.HasPrefix(v, "#") {
+				v = "" // a comment, not a value
+			} else if i := strings.Index(v, " #"); i > 0 && v[0] != '"' && v[0] != '\'' {
+				v = strings.TrimSpace(v[:i])
+			}
 			cur = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: unquote(v)}
 			if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
 				cur = &yaml.Node{Kind: yaml.SequenceNode}
@@ -521,7 +526,8 @@ func (p *Parsed) fromV2(topic, heading string) {
 	p.Next = topItems(next)
 	for _, line := range strings.Split(tasks, "\n") {
 		low := strings.ToLower(line)
-		if strings.Contains(low, "in progress") || strings.Contains(low, "in_progress") || strings.Contains(low, "wip") {
+		if strings.Contains(low, "in progress") || strings.Contains(low, "in_progress") || strings.Contains(low, "wip") ||
+			strings.Contains(low, "next up") || strings.Contains(line, "⏳") || strings.Contains(line, "🔄") || strings.Contains(line, "[→]") {
 			t := strings.TrimSpace(line)
 			if strings.HasPrefix(t, "|") {
 				t = strings.TrimSpace(strings.Split(strings.Trim(t, "|"), "|")[0])
@@ -529,7 +535,8 @@ func (p *Parsed) fromV2(topic, heading string) {
 			if items := topItems(t); len(items) > 0 {
 				t = items[0]
 			}
-			p.Now = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
+			t = strings.TrimSpace(strings.TrimLeft(strings.ReplaceAll(t, "**", ""), "⏳🔄 "))
+			p.Now = t
 			break
 		}
 	}
