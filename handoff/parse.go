@@ -501,7 +501,7 @@ func topItems(md string) []string {
 			}
 			t = t[i+2:]
 		}
-		for _, box := range []string{"[ ] ", "[x] ", "[X] ", "[→] ", "[~] "} {
+		for _, box := range []string{"[ ] ", "[x] ", "[X] ", "[→] ", "[->] ", "[~] "} {
 			t = strings.TrimPrefix(t, box)
 		}
 		t = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
@@ -527,7 +527,7 @@ func (p *Parsed) fromV2(topic, heading string) {
 	for _, line := range strings.Split(tasks, "\n") {
 		low := strings.ToLower(line)
 		if strings.Contains(low, "in progress") || strings.Contains(low, "in_progress") || strings.Contains(low, "wip") ||
-			strings.Contains(low, "next up") || strings.Contains(line, "⏳") || strings.Contains(line, "🔄") || strings.Contains(line, "[→]") {
+			strings.Contains(low, "next up") || strings.Contains(line, "⏳") || strings.Contains(line, "🔄") || strings.Contains(line, "[→]") || strings.Contains(line, "[->]") {
 			t := strings.TrimSpace(line)
 			if strings.HasPrefix(t, "|") {
 				t = strings.TrimSpace(strings.Split(strings.Trim(t, "|"), "|")[0])

@@ -78,7 +78,7 @@ var (
 	phaseRE     = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^(phase|stage|step|milestone|wave|sprint|part|epic)\b\s*[\w.\-]*`)
 	})
-	boxRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([ xX→>~\-])\]\s*`) })
+	boxRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[( |x|X|→|->|>|~|-)\]\s*`) })
 	labelRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\*{0,2}([A-Za-z][^:*` + "`" + `\n]{0,59}?)\s*(?:\*{0,2}\s*:\s*\*{0,2}|:)(?:\s+|$)`)
 	})
@@ -99,7 +99,7 @@ var (
 	nowWords  = []string{"in progress", "in-progress", "current", "active", "wip", "ongoing", "started", "now"}
 	doneWords = []string{"complete", "completed", "done", "finished", "shipped", "merged", "verified"}
 	doneMarks = []string{"✅", "✓", "✔", "☑", "[x]", "[X]"}
-	nowMarks  = []string{"⏳", "🔄", "🚧", "▶", "[→]", "[~]", "[>]"}
+	nowMarks  = []string{"⏳", "🔄", "🚧", "▶", "[→]", "[->]", "[~]", "[>]"}
 	nextMarks = []string{"⬜", "☐", "[ ]"}
 )
 
@@ -834,7 +834,7 @@ func (p *sectionParse) stateItem(st status, box, t string, nested *ast.List) boo
 	switch box {
 	case "x", "X":
 		k = secDone
-	case "→", ">", "~":
+	case "→", "->", ">", "~":
 		k = secNow
 	case " ":
 		k = secNext
@@ -1056,7 +1056,7 @@ func (p *sectionParse) phase(s *section) bool {
 				case "x", "X":
 					boxes++
 					checked++
-				case "→", ">", "~":
+				case "→", "->", ">", "~":
 					boxes++
 					current++
 				case " ", "-":

@@ -63,9 +63,9 @@ var (
 		return regexp.MustCompile(`(?i)(✅|✓|✔|\bcomplete(d)?\b|\bdone\b|\bfinished\b|\bshipped\b|\bmerged\b|\[x\])`)
 	})
 	noteOpenRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(⏳|🔄|🚧|\bin progress\b|\bwip\b|\bcurrent\b|\bpending\b|\bnot started\b|\[ \]|\[→\]|\[~\]|\[>\])`)
+		return regexp.MustCompile(`(?i)(⏳|🔄|🚧|\bin progress\b|\bwip\b|\bcurrent\b|\bpending\b|\bnot started\b|\[ \]|\[→\]|\[->\]|\[~\]|\[>\])`)
 	})
-	noteBoxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d+[.)])\s+\[([ xX→~>])\]`) })
+	noteBoxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d+[.)])\s+\[( |x|X|→|->|~|>)\]`) })
 )
 
 // splitUnits cuts notes at their headings (not inside fenced code).
