@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,69 +59,230 @@ var handoffName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z_[a-z0-9-]+_[a-z0-9-]+)(?:~(\d{1,9}))?\.md$`)
 })
 
-// Latest returns the path of the newest handoff in dir (one session's
-// directory) without reading or stat-ing every file.
-// Only the directory's names are read; names that are not handoff names
-// are ignored. Newest means the greatest name (names start with the UTC
-// time), and among equal names the greatest "~N" suffix. It returns an
-// error wrapping ErrNoHandoff when dir is missing or holds none.
-func Latest(dir string) (string, error) {
+// ccName matches the dated names other tools give handoffs:
+// Continuous-Claude's "2026-01-08_13-55-22_slug.md" (v2) and
+// "2026-01-08_16-30_slug.yaml" (v3), "handoff_2026-01-08_13-55-22_x.md",
+// "HANDOFF-2026-06-28-x.md": a date, then maybe a time of day.
+var ccName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\d{4}-\d{2}-\d{2})(?:[_T ](\d{2})[-:h](\d{2})(?:[-:](\d{2}))?)?`)
+})
+
+// continuityLike matches names that start with continuity's UTC time.
+var continuityLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z`)
+})
+
+// IsFile reports whether name is a handoff file's name: continuity's own,
+// or a markdown or YAML file (Continuous-Claude writes both) other than a
+// directory's README or index.
+func IsFile(name string) bool {
+	if handoffName().MatchString(name) {
+		return true
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext != ".md" && ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	base := strings.ToLower(strings.TrimSuffix(name, filepath.Ext(name)))
+	return base != "readme" && base != "index" && !strings.HasPrefix(name, ".")
+}
+
+// NameTime returns the time a handoff's name carries. exact is true for
+// continuity's names (UTC to the second); other tools write the local
+// time of day, or only a date, so their times are approximate (the file's
+// own date, when it has one, decides).
+func NameTime(name string) (t time.Time, exact, ok bool) {
+	if m := handoffName().FindStringSubmatch(name); m != nil {
+		t, err := time.Parse(nameTime, m[1][:len(nameTime)])
+		return t, err == nil, err == nil
+	}
+	m := ccName().FindStringSubmatch(name)
+	if m == nil {
+		return time.Time{}, false, false
+	}
+	s, layout := m[1], "2006-01-02"
+	if m[2] != "" {
+		s += " " + m[2] + ":" + m[3]
+		layout += " 15:04"
+		if m[4] != "" {
+			s += ":" + m[4]
+			layout += ":05"
+		}
+	}
+	t, err := time.Parse(layout, s)
+	return t, false, err == nil
+}
+
+// entry is one handoff file with the time it is ordered by.
+type entry struct {
+	name  string
+	t     time.Time
+	exact bool // the time is the file's own (created or date), or a continuity name's
+	n     int  // a continuity name's "~N" suffix
+}
+
+// zoneSlack is how far a name's local time of day may be from UTC.
+const zoneSlack = 26 * time.Hour
+
+// entries reads the handoff names in dir with their name times. Names
+// without a time are dated by their front matter.
+func entries(dir string) ([]entry, error) {
 	f, err := os.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("%s: %w", dir, ErrNoHandoff)
+		return nil, fmt.Errorf("%s: %w", dir, ErrNoHandoff)
 	}
 	if err != nil {
-		return "", fmt.Errorf("list handoffs: %w", err)
+		return nil, fmt.Errorf("list handoffs: %w", err)
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return "", fmt.Errorf("list handoffs %s: %w", dir, err)
+		return nil, fmt.Errorf("list handoffs %s: %w", dir, err)
 	}
-	best, bestBase, bestN := "", "", -1
+	var out []entry
 	for _, name := range names {
-		m := handoffName().FindStringSubmatch(name)
-		if m == nil {
+		if !IsFile(name) {
 			continue
 		}
-		n := 0
-		if m[2] != "" {
-			n, _ = strconv.Atoi(m[2])
+		e := entry{name: name}
+		if m := handoffName().FindStringSubmatch(name); m != nil {
+			e.t, _ = time.Parse(nameTime, m[1][:len(nameTime)])
+			e.exact = true
+			if m[2] != "" {
+				e.n, _ = strconv.Atoi(m[2])
+			}
+			out = append(out, e)
+			continue
 		}
-		if m[1] > bestBase || m[1] == bestBase && n > bestN {
-			best, bestBase, bestN = name, m[1], n
+		if continuityLike().MatchString(name) {
+			continue // continuity's time format, but not one of its names
+		}
+		if t, _, ok := NameTime(name); ok {
+			e.t = t
+		} else if t := createdOf(filepath.Join(dir, name)); !t.IsZero() {
+			e.t, e.exact = t, true
+		} else {
+			continue // no date in its name or its front matter: not a handoff
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// later orders entries: time, then a continuity name's suffix, then name.
+func later(a, b entry) bool {
+	if !a.t.Equal(b.t) {
+		return a.t.After(b.t)
+	}
+	if a.n != b.n {
+		return a.n > b.n
+	}
+	return a.name > b.name
+}
+
+// settle replaces the approximate times of the entries near the newest by
+// the times their files give (created, or Continuous-Claude's date), and
+// the times of continuity handoffs written within the newest second by
+// their created milliseconds.
+func settle(dir string, es []entry) {
+	var newest time.Time
+	for _, e := range es {
+		if e.t.After(newest) {
+			newest = e.t
 		}
 	}
-	if best == "" {
+	for i := range es {
+		e := &es[i]
+		near := newest.Sub(e.t) <= zoneSlack
+		sameSecond := e.exact && newest.Sub(e.t) < time.Second
+		if !near || (e.exact && !sameSecond) {
+			continue
+		}
+		if t := createdOf(filepath.Join(dir, e.name)); !t.IsZero() {
+			// A date alone (no time of day) is no better than the name's.
+			if t.Equal(t.Truncate(24*time.Hour)) && !e.t.Equal(e.t.Truncate(24*time.Hour)) && e.t.Sub(t) < 24*time.Hour && e.t.Sub(t) >= 0 {
+				continue
+			}
+			e.t = t
+		}
+	}
+}
+
+// Latest returns the path of the newest handoff in dir (one session's
+// directory). Continuity's names start with the UTC time and order by it
+// (among equal names the greatest "~N" suffix); within the newest second
+// the created times decide. Other tools' dated names (Continuous-Claude's
+// v2 markdown and v3 YAML handoffs) carry a local time or only a date, so
+// the files near the newest are dated by their own front matter. Files
+// without a date in their name are dated by their front matter. It returns
+// an error wrapping ErrNoHandoff when dir is missing or holds none.
+func Latest(dir string) (string, error) {
+	es, err := entries(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(es) == 0 {
 		return "", fmt.Errorf("%s: %w", dir, ErrNoHandoff)
 	}
-	// Names order handoffs by the second; within the newest second (two
-	// events of one session, or two sessions) the created times decide.
-	second := bestBase[:len("2006-01-02T15-04-05Z")]
-	var same []string
-	for _, name := range names {
-		if strings.HasPrefix(name, second) && handoffName().MatchString(name) {
-			same = append(same, name)
+	settle(dir, es)
+	best := es[0]
+	for _, e := range es[1:] {
+		if later(e, best) {
+			best = e
 		}
 	}
-	if len(same) > 1 {
-		bestT := createdOf(filepath.Join(dir, best))
-		for _, name := range same {
-			if t := createdOf(filepath.Join(dir, name)); t.After(bestT) {
-				best, bestT = name, t
+	return filepath.Join(dir, best.name), nil
+}
+
+// Files returns the handoffs in dir, oldest first, dated as Latest dates
+// them (every file's own date is read: for listing, not the hook path).
+func Files(dir string) []string {
+	es, err := entries(dir)
+	if err != nil {
+		return nil
+	}
+	for i := range es {
+		if !es[i].exact {
+			if t := createdOf(filepath.Join(dir, es[i].name)); !t.IsZero() {
+				es[i].t = t
 			}
 		}
 	}
-	return filepath.Join(dir, best), nil
+	settle(dir, es)
+	sort.Slice(es, func(i, j int) bool { return later(es[j], es[i]) })
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = filepath.Join(dir, e.name)
+	}
+	return out
+}
+
+// Time returns when the handoff at path was written: its created time,
+// else its date (Continuous-Claude), else the time in its name; zero when
+// none says.
+func Time(path string) time.Time {
+	nt, _, ok := NameTime(filepath.Base(path))
+	if t := createdOf(path); !t.IsZero() {
+		// A date alone (Continuous-Claude's auto handoffs write one) is
+		// less than the time of day its name carries for that day.
+		if ok && t.Equal(t.Truncate(24*time.Hour)) && !nt.Before(t) && nt.Sub(t) < 24*time.Hour {
+			return nt
+		}
+		return t
+	}
+	return nt
 }
 
 // CreatedLayout is how a handoff's created time is written: UTC with
 // milliseconds, so handoffs written within one second still order.
 const CreatedLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// createdOf reads the created time from a handoff's first lines (zero when
-// it has none).
+// createdOf reads the created time from a handoff's first lines, or a
+// Continuous-Claude handoff's date (zero when it has neither).
 func createdOf(path string) time.Time {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return time.Time{} // a FIFO or a device would block the read
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return time.Time{}
@@ -128,12 +290,39 @@ func createdOf(path string) time.Time {
 	defer f.Close()
 	buf := make([]byte, 2048)
 	n, _ := io.ReadFull(f, buf)
+	var date time.Time
 	for _, line := range strings.Split(string(buf[:n]), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "created:"); ok {
+		line = strings.TrimRight(line, "\r")
+		if v, ok := strings.CutPrefix(line, "created:"); ok {
 			t, err := time.Parse(time.RFC3339, strings.Trim(strings.TrimSpace(v), `"'`))
 			if err == nil {
 				return t
 			}
+		}
+		if v, ok := strings.CutPrefix(line, "date:"); ok && date.IsZero() {
+			date = LooseTime(v)
+		}
+	}
+	return date
+}
+
+// looseLayouts are the ways people and tools write a handoff's date.
+var looseLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05Z07:00",
+	"2006-01-02 15:04:05 MST", "2006-01-02 15:04:05", "2006-01-02 15:04 MST", "2006-01-02 15:04", "2006-01-02",
+}
+
+// LooseTime reads a date as Continuous-Claude and people write it
+// ("2026-01-12T13:45:26Z", "2026-06-06T00:13:00-05:00", "2026-01-08 16:30",
+// "2026-01-08"); zero when it is none of these.
+func LooseTime(s string) time.Time {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if i := strings.Index(s, " #"); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	for _, layout := range looseLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
 		}
 	}
 	return time.Time{}

@@ -151,7 +151,12 @@ func Parse(path string, src []byte) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.model()
+	l, err := d.model()
+	if err != nil {
+		return nil, err
+	}
+	fillFromBody(l)
+	return l, nil
 }
 
 // parseFront splits and decodes a front matter ledger, checking the YAML's

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -20,22 +18,6 @@ import (
 	"github.com/continuity-md/continuity/internal/session"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-// handoffFiles lists one work stream's handoff files, oldest first.
-func handoffFiles(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // workStreams lists every work stream that has a ledger or handoffs.
 func workStreams(p *project.Project) []string {
@@ -130,8 +112,7 @@ func newSearchCmd(a *app) *cobra.Command {
 						}
 					}
 				}
-				dir, _ := p.HandoffSessionDir(name)
-				for _, f := range handoffFiles(dir) {
+				for _, f := range p.HandoffFiles(name) {
 					src, err := safefile.Read(f, p.WriteOptions())
 					if err != nil {
 						continue

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +35,7 @@ const compactLimit = 50000
 func codexBinary(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skipf("node is not on PATH: the Codex CLI %s cannot run (install Node.js >= 16)", codexVersion)
+		missingClient(t, "Codex CLI "+codexVersion+" (CODEX_BIN)", fmt.Errorf("node is not on PATH: %w", err))
 	}
 	bin := os.Getenv("CODEX_BIN")
 	if bin == "" {
@@ -42,8 +43,7 @@ func codexBinary(t *testing.T) string {
 		bin = filepath.Join(home, ".cache", "codex-e2e", codexVersion, "node_modules", "@openai", "codex", "bin", "codex.js")
 	}
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("no Codex CLI %s at %s (set CODEX_BIN, or: npm install @openai/codex@%s in ~/.cache/codex-e2e/%s)",
-			codexVersion, bin, codexVersion, codexVersion)
+		missingClient(t, "Codex CLI "+codexVersion+" (CODEX_BIN)", fmt.Errorf("not installed at %s (npm install @openai/codex@%s in ~/.cache/codex-e2e/%s)", bin, codexVersion, codexVersion))
 	}
 	return bin
 }

@@ -121,11 +121,12 @@ func cutRunes(s string, n int) string {
 }
 
 type block struct {
-	title string   // "" for a one-line field
-	text  string   // prose (goal, now, summary, notes)
-	items []string // list entries
-	keep  int      // +1: keep the first items when cutting; -1: keep the last
-	more  string   // where the rest is, for the cut line
+	title string                           // "" for a one-line field
+	text  string                           // prose (goal, now, summary, notes)
+	items []string                         // list entries
+	keep  int                              // +1: keep the first items when cutting; -1: keep the last
+	more  string                           // where the rest is, for the cut line
+	fit   func(room int, m measure) string // makes the text to fit room (the ledger's notes)
 }
 
 // Render returns the text to inject, at most in.Budget long in in.Unit.
@@ -179,7 +180,7 @@ func Render(in Input) string {
 				block{title: "Open questions", items: l.Questions, keep: 1, more: "the ledger"},
 				block{title: "Files", items: l.Files, keep: -1, more: "the ledger"},
 				block{title: "Done", items: l.Done, keep: -1, more: "the ledger"},
-				block{title: "Notes", text: notes(l.Body)},
+				block{title: "Notes", fit: func(room int, m measure) string { return notes(l, room, in.LedgerPath, m) }},
 			)
 		}
 	default:
@@ -210,20 +211,6 @@ func Render(in Input) string {
 	}
 	out += strings.Join(footer, "\n")
 	return out
-}
-
-// notes returns a ledger body worth injecting: "" when it holds nothing
-// but headings, or only the new ledger's placeholder text.
-func notes(body []byte) string {
-	if ledger.IsTemplateBody(body) {
-		return ""
-	}
-	for _, line := range strings.Split(string(body), "\n") {
-		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
-			return strings.TrimSpace(string(body))
-		}
-	}
-	return ""
 }
 
 func handoffBlock(in Input) block {
@@ -326,6 +313,9 @@ func (m measure) truncate(s string, n int) string {
 func (b block) render(room int, m measure) (string, bool) {
 	if b.title == "" || room <= len(b.title)+8 {
 		return "", false
+	}
+	if b.fit != nil {
+		b.text = b.fit(room-m.size(b.title)-2, m)
 	}
 	if b.items == nil {
 		text := strings.TrimSpace(b.text)

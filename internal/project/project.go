@@ -173,20 +173,38 @@ func quoteCut(name string) string {
 	return name
 }
 
-// LedgerPath is the path of the ledger named name.
+// LedgerPath is the path of the ledger named name: CONTINUITY_<name>.md,
+// or Continuous-Claude's CONTINUITY_CLAUDE-<name>.md when only that exists
+// (its handoffs are in the folder <name>: one work stream).
 func (p *Project) LedgerPath(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
-	return filepath.Join(p.LedgerDir, "CONTINUITY_"+name+".md"), nil
+	path := filepath.Join(p.LedgerDir, "CONTINUITY_"+name+".md")
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		cc := filepath.Join(p.LedgerDir, "CONTINUITY_CLAUDE-"+name+".md")
+		if _, err := os.Lstat(cc); err == nil {
+			return cc, nil
+		}
+	}
+	return path, nil
 }
 
-// HandoffSessionDir is the directory holding the named work stream's handoffs.
+// HandoffSessionDir is the directory holding the named work stream's
+// handoffs (for a name chosen as "CLAUDE-x", Continuous-Claude's folder x).
 func (p *Project) HandoffSessionDir(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
-	return filepath.Join(p.HandoffDir, name), nil
+	dir := filepath.Join(p.HandoffDir, name)
+	if rest, ok := strings.CutPrefix(name, "CLAUDE-"); ok && rest != "" {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(p.HandoffDir, rest)); err == nil {
+				return filepath.Join(p.HandoffDir, rest), nil
+			}
+		}
+	}
+	return dir, nil
 }
 
 // LedgerInfo is one ledger file found in the ledger directory.
@@ -212,6 +230,14 @@ func (p *Project) Ledgers() ([]LedgerInfo, error) {
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(n, "CONTINUITY_"), ".md")
+		if rest, ok := strings.CutPrefix(name, "CLAUDE-"); ok && rest != "" {
+			// Continuous-Claude's CONTINUITY_CLAUDE-x.md is work stream x,
+			// whose handoffs are in the folder x; a native CONTINUITY_x.md wins.
+			if _, err := os.Lstat(filepath.Join(p.LedgerDir, "CONTINUITY_"+rest+".md")); err == nil {
+				continue
+			}
+			name = rest
+		}
 		if CheckName(name) != nil {
 			continue
 		}
