@@ -30,7 +30,8 @@ import (
 )
 
 func newHookCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var agent string
+	c := &cobra.Command{
 		Use:   "hook",
 		Short: "The Claude Code hook entry point: a payload on stdin, at most one JSON object on stdout",
 		Long: `The Claude Code hook entry point, registered by 'continuity init'. Reads one hook payload
@@ -45,10 +46,18 @@ Any other event: nothing. It always exits 0 and never breaks the session: proble
 one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says more.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// --agent names the host (init registers "continuity hook --agent
+			// claude"); without it, the form before hosts had names, Claude Code.
+			if _, err := hostNamed(agent); err != nil {
+				fmt.Fprintf(a.errw, "continuity: hook: %v\n", err)
+				return nil
+			}
 			runHook(a)
 			return nil
 		},
 	}
+	c.Flags().StringVar(&agent, "agent", "", "the agent running the hook (default: claude)")
+	return c
 }
 
 // hookRun is one hook invocation.
