@@ -6,17 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-// mergeDriverName is the git merge driver init registers for ledgers.
-const mergeDriverName = "continuity-ledger"
 
 type mergeLedgerOptions struct {
 	Base, Ours, Theirs, Path string
@@ -85,123 +79,4 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	}
 	fmt.Fprintf(a.errw, "continuity: %s: merged cleanly\n", o.Path)
 	return nil
-}
-
-// Registration of the driver by init and its removal by uninstall.
-
-// attributesLine is the .gitattributes line that sends ledgers to the
-// driver; ok is false for a ledger directory outside the repository or with
-// a name .gitattributes cannot hold unquoted.
-func attributesLine(p *project.Project) (line string, ok bool) {
-	dir := p.Rel(p.LedgerDir)
-	if filepath.IsAbs(dir) || strings.ContainsAny(dir, " \t\"\\#") {
-		return "", false
-	}
-	return dir + "/CONTINUITY_*.md merge=" + mergeDriverName, true
-}
-
-// registerMergeDriver adds the .gitattributes line (once, keeping the file's
-// other lines) and the driver to the repository's local git config, run as
-// prefix + " merge-ledger …". It does nothing outside a git repository.
-func registerMergeDriver(a *app, p *project.Project, prefix string) error {
-	if p.Repo.Root == "" {
-		return nil
-	}
-	line, ok := attributesLine(p)
-	if !ok {
-		return nil
-	}
-	path := filepath.Join(p.Root, ".gitattributes")
-	changed := false
-	err := safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-		for _, l := range strings.Split(string(old), "\n") {
-			if strings.TrimSpace(strings.TrimSuffix(l, "\r")) == line {
-				return nil, safefile.ErrNoChange
-			}
-		}
-		out := append([]byte(nil), old...)
-		if len(out) > 0 && out[len(out)-1] != '\n' {
-			out = append(out, '\n')
-		}
-		changed = true
-		return append(out, line+"\n"...), nil
-	})
-	if err != nil {
-		return fmt.Errorf("register the ledger merge driver in .gitattributes: %w", err)
-	}
-	driver := prefix + " merge-ledger %O %A %B %P"
-	for _, kv := range [][2]string{{"name", "continuity ledger merge"}, {"driver", driver}} {
-		if err := gitConfig(p, "merge."+mergeDriverName+"."+kv[0], kv[1]); err != nil {
-			return err
-		}
-	}
-	if changed {
-		fmt.Fprintf(a.out, "registered the ledger merge driver (.gitattributes, git config merge.%s)\n", mergeDriverName)
-	}
-	return nil
-}
-
-// unregisterMergeDriver removes exactly what registerMergeDriver added: the
-// .gitattributes line (and the file, if nothing else is left in it) and the
-// git config section.
-func unregisterMergeDriver(a *app, p *project.Project) error {
-	if p.Repo.Root == "" {
-		return nil
-	}
-	path := filepath.Join(p.Root, ".gitattributes")
-	line, ok := attributesLine(p)
-	removed, empty := false, false
-	if _, err := os.Stat(path); err == nil && ok {
-		err := safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-			var keep []string
-			lines := strings.SplitAfter(string(old), "\n")
-			for _, l := range lines {
-				if strings.TrimSpace(strings.TrimSuffix(l, "\r\n")) == line {
-					removed = true
-					continue
-				}
-				keep = append(keep, l)
-			}
-			if !removed {
-				return nil, safefile.ErrNoChange
-			}
-			out := strings.Join(keep, "")
-			empty = out == ""
-			return []byte(out), nil
-		})
-		if err != nil {
-			return fmt.Errorf("remove the ledger merge driver from .gitattributes: %w", err)
-		}
-		if empty {
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("remove the empty .gitattributes: %w", err)
-			}
-		}
-	}
-	cmd := exec.Command("git", "config", "--local", "--remove-section", "merge."+mergeDriverName)
-	cmd.Dir = p.Root
-	hadConfig := cmd.Run() == nil // fails when the section is not there
-	if removed || hadConfig {
-		fmt.Fprintln(a.out, "removed the ledger merge driver (.gitattributes line, git config)")
-	}
-	return nil
-}
-
-func gitConfig(p *project.Project, key, value string) error {
-	cmd := exec.Command("git", "config", "--local", key, value)
-	cmd.Dir = p.Root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git config %s: %v: %s", key, err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
-
-// commandPrefix returns the command that runs this binary, from the hook
-// command init registers ("continuity hook" gives "continuity").
-func commandPrefix(hookCmd string) string {
-	if p, ok := strings.CutSuffix(strings.TrimSpace(hookCmd), " hook"); ok && p != "" {
-		return p
-	}
-	p, _ := strings.CutSuffix(hookCommand(), " hook")
-	return p
 }

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/install"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// check is one line of doctor's report. A warning is OK (doctor still
+// succeeds) with Warn set: something works worse than it could. A note is
+// a fact the person must act on that continuity cannot check further.
+type check struct {
+	Name  string `json:"check"`
+	OK    bool   `json:"ok"`
+	Warn  bool   `json:"warn,omitempty"`
+	Note  bool   `json:"note,omitempty"`
+	Info  string `json:"info"`
+	Fix   string `json:"fix,omitempty"`
+	Agent string `json:"agent,omitempty"` // the host a check is about; "" for the repository
+}
+
+// hostReport is what doctor found for one host (--json).
+type hostReport struct {
+	Agent    string            `json:"agent"`
+	Title    string            `json:"title"`
+	Settings []string          `json:"settings"` // the files read that exist
+	Events   map[string]string `json:"events"`   // event → command, "" when not registered
+	Stale    []string          `json:"stale,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
+}
+
+// doctorReport is doctor's --json output.
+type doctorReport struct {
+	OK     bool         `json:"ok"`
+	Hosts  []hostReport `json:"hosts"`
+	Checks []check      `json:"checks"`
+}
+
+// settingsFiler is a host that reads more settings files than its project
+// and user ones (Claude Code's settings.local.json), most specific first.
+type settingsFiler interface {
+	SettingsFiles(getenv func(string) string, root string) ([]string, error)
+}
+
+// eventLister is a host that says in which order it registers its events.
+type eventLister interface{ HookEvents() []string }
+
+func newDoctorCmd(a *app) *cobra.Command {
+	var o setupOptions
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the installation: binary, settings, hooks, directories, ledgers, last hook runs",
+		Long: `Check that continuity works here, for each agent named by --agent (default: every agent whose
+hooks are registered, or claude when none is): the settings files, each hook registered and in
+the current form, the binary the hooks call; then the directories, the ledgers, the merge driver
+and how the last hook runs ended. Exits 1 and says what to fix when a check fails.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(a, o) },
+	}
+	agentFlag(c, &o, "the agents to check")
+	return c
+}
+
+func runDoctor(a *app, o setupOptions) error {
+	p, err := a.project()
+	if err != nil {
+		return err
+	}
+	var rep doctorReport
+	var checks []check
+	if len(o.Agents) > 0 {
+		hs, err := selectHosts(o.Agents)
+		if err != nil {
+			return err
+		}
+		for _, h := range hs {
+			r, cs := a.doctorHost(p, h)
+			rep.Hosts, checks = append(rep.Hosts, r), append(checks, cs...)
+		}
+	} else {
+		// Every host with a registration; the default when there is none.
+		var all []hostReport
+		var allChecks [][]check
+		for _, h := range hosts {
+			r, cs := a.doctorHost(p, h)
+			for _, c := range r.Events {
+				if c != "" {
+					rep.Hosts, checks = append(rep.Hosts, r), append(checks, cs...)
+					break
+				}
+			}
+			all, allChecks = append(all, r), append(allChecks, cs)
+		}
+		if len(rep.Hosts) == 0 {
+			rep.Hosts, checks = all[:1], allChecks[0]
+		}
+	}
+	checks = append(checks, a.doctorRepo(p)...)
+	rep.OK, rep.Checks = true, checks
+	failed := 0
+	for _, c := range checks {
+		if !c.OK {
+			failed++
+			rep.OK = false
+		}
+	}
+	if a.json {
+		if err := writeJSON(a.out, rep); err != nil {
+			return err
+		}
+	} else {
+		printChecks(a, rep)
+	}
+	if failed > 0 {
+		fmt.Fprintf(a.errw, "continuity: doctor: %s failed\n", plural(failed, "check"))
+		return errSilent
+	}
+	return nil
+}
+
+// printChecks prints the checks in aligned columns, each host's under its
+// name.
+func printChecks(a *app, rep doctorReport) {
+	width := 0
+	for _, c := range rep.Checks {
+		width = max(width, len(c.Name))
+	}
+	agent := "-"
+	for _, c := range rep.Checks {
+		if c.Agent != agent {
+			agent = c.Agent
+			for _, h := range rep.Hosts {
+				if h.Agent == agent {
+					fmt.Fprintf(a.out, "%s (--agent %s)\n", h.Title, h.Agent)
+				}
+			}
+			if agent == "" {
+				fmt.Fprintln(a.out, "this repository")
+			}
+		}
+		mark := "ok  "
+		switch {
+		case !c.OK:
+			mark = "FAIL"
+		case c.Note:
+			mark = "NOTE"
+		case c.Warn:
+			mark = "WARN"
+		}
+		fmt.Fprintf(a.out, "%s %-*s %s\n", mark, width, c.Name, c.Info)
+		if c.Fix != "" {
+			fmt.Fprintf(a.out, "     %-*s fix: %s\n", width, "", c.Fix)
+		}
+	}
+}
+
+// doctorHost checks one host's registration: its settings files (merged by
+// event, the most specific first), each event, the form of the commands,
+// the host's notes, and the binary the commands run.
+func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) {
+	r := hostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}}
+	var checks []check
+	add := func(c check) {
+		c.Agent = h.Name()
+		checks = append(checks, c)
+	}
+	var files []string
+	if sf, ok := h.(settingsFiler); ok {
+		files, _ = sf.SettingsFiles(a.getenv, p.Root)
+	} else {
+		for _, sc := range []host.Scope{host.Project, host.User} {
+			if f, err := h.SettingsPath(a.getenv, p.Root, sc); err == nil {
+				files = append(files, f)
+			}
+		}
+	}
+	var order []string // events in the order the host reports them
+	stale := map[string]bool{}
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			add(check{Name: "settings", Info: fmt.Sprintf("%s: %v", path, err), Fix: "make it readable"})
+			continue
+		}
+		st, err := h.Registered(b)
+		if err != nil {
+			add(check{Name: "settings", Info: fmt.Sprintf("%s:%v", path, err), Fix: "fix the JSON; " + h.Title() + " ignores a malformed settings file"})
+			continue
+		}
+		r.Settings = append(r.Settings, path)
+		if order == nil {
+			for ev := range st.Events {
+				order = append(order, ev)
+			}
+		}
+		for ev, c := range st.Events {
+			if c != "" && r.Events[ev] == "" {
+				r.Events[ev] = c
+			}
+		}
+		for _, ev := range st.Stale {
+			stale[ev] = true
+		}
+		r.Notes = append(r.Notes, st.Notes...)
+	}
+	if len(r.Settings) > 0 {
+		add(check{Name: "settings", OK: true, Info: strings.Join(r.Settings, ", ")})
+	}
+	if order == nil {
+		st, _ := h.Registered(nil)
+		for ev := range st.Events {
+			order = append(order, ev)
+		}
+	}
+	sortEvents(h, order)
+	for _, ev := range order {
+		if c := r.Events[ev]; c != "" {
+			add(check{Name: "hook " + ev, OK: true, Info: c})
+		} else {
+			r.Events[ev] = ""
+			add(check{Name: "hook " + ev, Info: "not registered",
+				Fix: fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", agentArg(h))})
+		}
+		if stale[ev] {
+			r.Stale = append(r.Stale, ev)
+		}
+	}
+	if len(r.Stale) > 0 {
+		add(check{Name: "hook form", OK: true, Warn: true,
+			Info: fmt.Sprintf("%s registered in an older form (without --agent %s); it still works", strings.Join(r.Stale, ", "), h.Name()),
+			Fix:  fmt.Sprintf("run `continuity init%s` again (with --user for the user's settings): it rewrites them in place", agentArg(h))})
+	}
+	for _, n := range r.Notes {
+		add(check{Name: "note", OK: true, Note: true, Info: n})
+	}
+	seen := map[string]bool{}
+	for _, ev := range order {
+		if c := r.Events[ev]; c != "" && !seen[c] {
+			seen[c] = true
+			add(binaryCheck(c, h.Name()))
+		}
+	}
+	return r, checks
+}
+
+// sortEvents orders a host's events as it registers them when it says
+// (eventLister), else by name, so the report reads the same each run.
+func sortEvents(h host.Host, evs []string) {
+	rank := map[string]int{}
+	if l, ok := h.(eventLister); ok {
+		for i, ev := range l.HookEvents() {
+			rank[ev] = i + 1
+		}
+	}
+	sort.SliceStable(evs, func(i, j int) bool {
+		ri, rj := rank[evs[i]], rank[evs[j]]
+		if ri != rj && ri != 0 && rj != 0 {
+			return ri < rj
+		}
+		if (ri == 0) != (rj == 0) {
+			return ri != 0
+		}
+		return evs[i] < evs[j]
+	})
+}
+
+// binaryCheck checks that the program of a hook command runs, and, when
+// the command names its agent, that it understands --agent (an older
+// continuity on PATH would fail every hook).
+func binaryCheck(cmdline, agent string) check {
+	prog := programOf(cmdline)
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		return check{Name: "binary", Info: fmt.Sprintf("%s: %v", prog, err), Fix: "install continuity on PATH or run `continuity init` again from the binary you want"}
+	}
+	out, err := exec.Command(path, "version").Output()
+	if err != nil {
+		return check{Name: "binary", Info: fmt.Sprintf("%s does not run: %v", path, err), Fix: "reinstall continuity"}
+	}
+	version := strings.TrimSpace(string(out))
+	if install.Agent(cmdline) != "" {
+		if err := exec.Command(path, "hook", "--agent", agent, "--help").Run(); err != nil {
+			return check{Name: "binary", Info: fmt.Sprintf("%s (%s) does not know hook --agent: every hook fails", path, version), Fix: "install this version of continuity on PATH"}
+		}
+	}
+	return check{Name: "binary", OK: true, Info: path + " (" + version + ")"}
+}
+
+// doctorRepo checks what belongs to the repository, whichever agents run
+// the hooks: its directories, the merge driver, the ledgers, the last runs.
+func (a *app) doctorRepo(p *project.Project) []check {
+	var checks []check
+	add := func(name string, ok bool, info, fix string) {
+		checks = append(checks, check{Name: name, OK: ok, Info: info, Fix: fix})
+	}
+	// Directories: a repository opts in with a ledger directory (continuity
+	// new or init creates it); the handoff directory comes with the first
+	// handoff, so its absence is no fault (plugin users never run init).
+	for _, d := range []string{p.LedgerDir, p.HandoffDir} {
+		switch st, err := os.Stat(d); {
+		case err != nil && d == p.HandoffDir:
+			add("directory", true, p.Rel(d)+" not created yet (the first handoff creates it)", "")
+		case err != nil:
+			add("directory", false, p.Rel(d)+" is missing: this repository has not opted in, and the hooks write nothing here",
+				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
+		case !st.IsDir():
+			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
+		case unix.Access(d, unix.W_OK) != nil:
+			add("directory", false, p.Rel(d)+" is not writable", "fix its permissions")
+		default:
+			add("directory", true, p.Rel(d)+" writable", "")
+		}
+	}
+	checks = append(checks, mergeDriverChecks(p)...)
+	// Ledgers.
+	infos, _ := p.Ledgers()
+	for _, li := range infos {
+		src, err := safefile.Read(li.Path, p.WriteOptions())
+		if err == nil {
+			_, err = ledger.Parse(p.Rel(li.Path), src)
+		}
+		if err != nil {
+			add("ledger", false, firstLine(err), "fix the ledger in your editor (continuity lint shows every problem)")
+		} else {
+			add("ledger", true, p.Rel(li.Path), "")
+		}
+	}
+	if active, why, err := p.Active(a.getenv); err == nil {
+		add("active ledger", true, active+" ("+why+")", "")
+	}
+	// Last hook runs.
+	var runs []project.Run
+	for _, s := range p.Sessions() {
+		runs = append(runs, s.Runs...)
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].At.After(runs[j].At) })
+	if len(runs) == 0 {
+		add("hook runs", true, "none recorded yet", "")
+	}
+	for i, r := range runs {
+		if i == 5 {
+			break
+		}
+		info := fmt.Sprintf("%s at %s (%s): %s", r.Event, r.At.Format("2006-01-02 15:04:05Z"), r.Duration, r.Message)
+		fix := ""
+		if !r.OK {
+			fix = "see the message; CONTINUITY_DEBUG=1 makes the hook say more"
+		}
+		add("last hook run", r.OK, info, fix)
+	}
+	return checks
+}
+
+// mergeDriverChecks: .gitattributes is committed, git config is not, so a
+// fresh clone names a driver it does not define, and git then merges
+// ledgers as plain text; and a .gitattributes line left for a former
+// ledger directory sends nothing to the driver.
+func mergeDriverChecks(p *project.Project) []check {
+	sample := ledgerSample(p)
+	if p.Repo.Root == "" || sample == "" {
+		return nil
+	}
+	var checks []check
+	attr, driver, err := install.MergeDriverStatus(gitIn(p.Root), sample)
+	switch {
+	case err != nil || attr != install.MergeDriver:
+	case driver != "":
+		checks = append(checks, check{Name: "merge driver", OK: true, Info: install.MergeDriver + ": " + driver})
+	default:
+		checks = append(checks, check{Name: "merge driver", OK: true, Warn: true,
+			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
+			Fix:  "run `continuity init` (it keeps what is already set up)"})
+	}
+	b, _ := os.ReadFile(filepath.Join(p.Root, ".gitattributes"))
+	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
+	for _, l := range install.AttributesStatus(b) {
+		if l != want {
+			checks = append(checks, check{Name: "merge driver", OK: true, Warn: true,
+				Info: fmt.Sprintf(".gitattributes has %q, but the ledgers are in %s", l, p.Rel(p.LedgerDir)),
+				Fix:  "run `continuity init`: it rewrites the line"})
+		}
+	}
+	return checks
+}
+
+// programOf returns the program of a hook command line (its first word,
+// unquoted).
+func programOf(cmdline string) string {
+	s := strings.TrimSpace(cmdline)
+	if strings.HasPrefix(s, "'") {
+		if i := strings.Index(s[1:], "' "); i >= 0 {
+			return strings.ReplaceAll(s[1:i+1], `'\''`, "'")
+		}
+	}
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return s
+}
