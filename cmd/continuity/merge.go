@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,10 +15,15 @@ import (
 
 type mergeLedgerOptions struct {
 	Base, Ours, Theirs, Path string
+	// Labels name the sides in conflict markers (git 2.44 and later pass
+	// the branches as %S, %X, %Y); "" or an unexpanded placeholder gives
+	// base, ours, theirs.
+	BaseLabel, OursLabel, TheirsLabel string
 }
 
 func newMergeLedgerCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var o mergeLedgerOptions
+	c := &cobra.Command{
 		Use:   "merge-ledger BASE OURS THEIRS PATH",
 		Short: "Git merge driver for ledgers (registered by init): merges them field by field",
 		Long: `A git merge driver, run by git as "continuity merge-ledger %O %A %B %P" for the files
@@ -25,12 +31,48 @@ func newMergeLedgerCmd(a *app) *cobra.Command {
 ledger's front matter field by field (lists as unions, decisions by their text, updated as the
 later time) and its body line by line, writes the result to OURS, and exits 0 when clean, 1
 when conflict markers were left. A side that is not a valid ledger falls back to git's own
-line merge (git merge-file).`,
+line merge (git merge-file). With git 2.44 and later, init also passes the branch names
+(--ours-label %X --theirs-label %Y --base-label %S), and the conflict markers name them.`,
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMergeLedger(a, mergeLedgerOptions{Base: args[0], Ours: args[1], Theirs: args[2], Path: args[3]})
+			o.Base, o.Ours, o.Theirs, o.Path = args[0], args[1], args[2], args[3]
+			return runMergeLedger(a, o)
 		},
 	}
+	c.Flags().StringVar(&o.BaseLabel, "base-label", "", "the base's name in conflict markers (git's %S)")
+	c.Flags().StringVar(&o.OursLabel, "ours-label", "", "our side's name in conflict markers (git's %X)")
+	c.Flags().StringVar(&o.TheirsLabel, "theirs-label", "", "their side's name in conflict markers (git's %Y)")
+	return c
+}
+
+// mergeLabel is a conflict marker's label: given, else def. An older git
+// passes an unknown placeholder through unexpanded ("%X"), which counts
+// as not given.
+func mergeLabel(given, def string) string {
+	given = strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(given))
+	if given == "" || len(given) == 2 && given[0] == '%' {
+		return def
+	}
+	return given
+}
+
+// labelMarkers names the sides in the conflict markers ledger.Merge wrote
+// ("<<<<<<< ours", ">>>>>>> theirs", each a whole line).
+func labelMarkers(merged []byte, ours, theirs string) []byte {
+	if ours == "ours" && theirs == "theirs" {
+		return merged
+	}
+	lines := strings.SplitAfter(string(merged), "\n")
+	for i, l := range lines {
+		body, eol := strings.TrimRight(l, "\r\n"), l[len(strings.TrimRight(l, "\r\n")):]
+		switch body {
+		case "<<<<<<< ours":
+			lines[i] = "<<<<<<< " + ours + eol
+		case ">>>>>>> theirs":
+			lines[i] = ">>>>>>> " + theirs + eol
+		}
+	}
+	return []byte(strings.Join(lines, ""))
 }
 
 func runMergeLedger(a *app, o mergeLedgerOptions) error {
@@ -53,7 +95,7 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 		// Not a ledger we can merge by field: git's line merge, so the user
 		// still gets ordinary conflict markers and nothing is lost.
 		fmt.Fprintf(a.errw, "continuity: %s: merged line by line (%s)\n", o.Path, firstLine(err))
-		cmd := exec.Command("git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", abs(o.Ours), abs(o.Base), abs(o.Theirs))
+		cmd := exec.Command("git", "merge-file", "-L", mergeLabel(o.OursLabel, "ours"), "-L", mergeLabel(o.BaseLabel, "base"), "-L", mergeLabel(o.TheirsLabel, "theirs"), abs(o.Ours), abs(o.Base), abs(o.Theirs))
 		cmd.Dir = a.dir
 		cmd.Stderr = a.errw
 		if err := cmd.Run(); err != nil {
@@ -65,6 +107,9 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 			return fmt.Errorf("merge %s: git merge-file: %w", o.Path, err)
 		}
 		return nil
+	}
+	if conflicts > 0 {
+		merged = labelMarkers(merged, mergeLabel(o.OursLabel, "ours"), mergeLabel(o.TheirsLabel, "theirs"))
 	}
 	st, err := os.Stat(abs(o.Ours))
 	if err != nil {
