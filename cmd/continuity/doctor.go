@@ -39,8 +39,14 @@ type hostReport struct {
 	Title    string            `json:"title"`
 	Settings []string          `json:"settings"` // the files read that exist
 	Events   map[string]string `json:"events"`   // event → command, "" when not registered
-	Stale    []string          `json:"stale,omitempty"`
+	Stale    []staleForm       `json:"stale,omitempty"`
 	Notes    []string          `json:"notes,omitempty"`
+}
+
+// staleForm names the events a settings file registers in an older form.
+type staleForm struct {
+	Settings string   `json:"settings"`
+	Events   []string `json:"events"`
 }
 
 // doctorReport is doctor's --json output.
@@ -189,7 +195,7 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 		}
 	}
 	var order []string // events in the order the host reports them
-	stale := map[string]bool{}
+	var stale []check
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -215,8 +221,9 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 				r.Events[ev] = c
 			}
 		}
-		for _, ev := range st.Stale {
-			stale[ev] = true
+		if len(st.Stale) > 0 {
+			r.Stale = append(r.Stale, staleForm{path, st.Stale})
+			stale = append(stale, a.staleCheck(p, h, path, st.Stale))
 		}
 		r.Notes = append(r.Notes, st.Notes...)
 	}
@@ -238,14 +245,9 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 			add(check{Name: "hook " + ev, Info: "not registered",
 				Fix: fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", agentArg(h))})
 		}
-		if stale[ev] {
-			r.Stale = append(r.Stale, ev)
-		}
 	}
-	if len(r.Stale) > 0 {
-		add(check{Name: "hook form", OK: true, Warn: true,
-			Info: fmt.Sprintf("%s registered in an older form (without --agent %s); it still works", strings.Join(r.Stale, ", "), h.Name()),
-			Fix:  fmt.Sprintf("run `continuity init%s` again (with --user for the user's settings): it rewrites them in place", agentArg(h))})
+	for _, c := range stale {
+		add(c)
 	}
 	for _, n := range r.Notes {
 		add(check{Name: "note", OK: true, Note: true, Info: n})
@@ -258,6 +260,19 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 		}
 	}
 	return r, checks
+}
+
+// staleCheck warns that settings file path registers events in an older
+// form, and says how to rewrite them.
+func (a *app) staleCheck(p *project.Project, h host.Host, path string, events []string) check {
+	fix := fmt.Sprintf("change the command there to `continuity hook --agent %s`", h.Name())
+	if f, err := h.SettingsPath(a.getenv, p.Root, host.Project); err == nil && f == path {
+		fix = fmt.Sprintf("run `continuity init%s` again: it rewrites them in place", agentArg(h))
+	} else if f, err := h.SettingsPath(a.getenv, p.Root, host.User); err == nil && f == path {
+		fix = fmt.Sprintf("run `continuity init%s --user` again: it rewrites them in place", agentArg(h))
+	}
+	return check{Name: "hook form", OK: true, Warn: true, Fix: fix,
+		Info: fmt.Sprintf("%s: %s registered in an older form (without --agent %s); it still works", path, strings.Join(events, ", "), h.Name())}
 }
 
 // sortEvents orders a host's events as it registers them when it says
@@ -318,7 +333,11 @@ func (a *app) doctorRepo(p *project.Project) []check {
 		case err != nil && d == p.HandoffDir:
 			add("directory", true, p.Rel(d)+" not created yet (the first handoff creates it)", "")
 		case err != nil:
-			add("directory", false, p.Rel(d)+" is missing: this repository has not opted in, and the hooks write nothing here",
+			why := "this repository has not opted in, and the hooks write nothing here"
+			if p.OptedIn() { // by its configuration file
+				why = "no work stream has started here yet"
+			}
+			add("directory", false, p.Rel(d)+" is missing: "+why,
 				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
 		case !st.IsDir():
 			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
