@@ -33,8 +33,8 @@ type hostReport struct {
 	Title    string            `json:"title"`
 	Settings []string          `json:"settings"` // the files read that exist
 	Events   map[string]string `json:"events"`   // event → command, "" when not registered
-	Stale    []staleForm       `json:"stale,omitempty"`
-	Notes    []string          `json:"notes,omitempty"`
+	Stale    []staleForm       `json:"stale"`
+	Notes    []string          `json:"notes"`
 }
 
 // staleForm names the events a settings file registers in an older form.
@@ -172,7 +172,7 @@ func printChecks(a *app, rep doctorReport) {
 // event, the most specific first), each event, the form of the commands,
 // the host's notes, and the binary the commands run.
 func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) {
-	r := hostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}}
+	r := hostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
 	var checks []check
 	add := func(c check) {
 		c.Agent = h.Name()
@@ -189,6 +189,7 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 		}
 	}
 	var order []string // events in the order the host reports them
+	broken := ""       // a settings file that does not parse
 	var stale []check
 	for _, path := range files {
 		b, err := os.ReadFile(path)
@@ -201,7 +202,8 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 		}
 		st, err := h.Registered(b)
 		if err != nil {
-			add(check{Name: "settings", Info: fmt.Sprintf("%s:%v", path, err), Fix: "fix the JSON; " + h.Title() + " ignores a malformed settings file"})
+			add(check{Name: "settings", Info: settingsError(path, err).Error(), Fix: "fix the JSON; " + h.Title() + " ignores a malformed settings file"})
+			broken = path
 			continue
 		}
 		r.Settings = append(r.Settings, path)
@@ -236,8 +238,11 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 			add(check{Name: "hook " + ev, OK: true, Info: c})
 		} else {
 			r.Events[ev] = ""
-			add(check{Name: "hook " + ev, Info: "not registered",
-				Fix: fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", agentArg(h))})
+			fix := fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", agentArg(h))
+			if broken != "" {
+				fix = "fix " + broken + " first (init refuses to edit it)"
+			}
+			add(check{Name: "hook " + ev, Info: "not registered", Fix: fix})
 		}
 	}
 	for _, c := range stale {

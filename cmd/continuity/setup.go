@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,7 +125,35 @@ func (a *app) openSetup(o setupOptions) (*setup, error) {
 	if o.User {
 		s.scope = host.User
 	}
+	// Every host's settings must parse before any is written, so a
+	// malformed file leaves all of them as they were.
+	for _, h := range hs {
+		path, err := h.SettingsPath(a.getenv, p.Root, s.scope)
+		if err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, err := h.Registered(b); err != nil {
+			return nil, settingsError(path, err)
+		}
+	}
 	return s, nil
+}
+
+// settingsError names the settings file in err: "PATH:LINE:COL: …" for a
+// file that does not parse.
+func settingsError(path string, err error) error {
+	var ie *install.Error
+	if errors.As(err, &ie) {
+		return fmt.Errorf("%s:%w", path, ie)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // hostResult is what init or uninstall did for one host (--json).
@@ -172,12 +201,8 @@ func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (boo
 	changed := false
 	err := safefile.Update(path, safefile.Options{LockDir: lockDir}, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
-		var ie *install.Error
-		if errors.As(err, &ie) {
-			return nil, fmt.Errorf("%s:%w", path, ie)
-		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, settingsError(path, err)
 		}
 		if !ch {
 			return nil, safefile.ErrNoChange
