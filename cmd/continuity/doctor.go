@@ -51,7 +51,7 @@ type doctorReport struct {
 }
 
 // settingsFiler is a host that reads more settings files than its project
-// and user ones (Claude Code's settings.local.json), most specific first.
+// and user ones (a local, uncommitted one), most specific first.
 type settingsFiler interface {
 	SettingsFiles(getenv func(string) string, root string) ([]string, error)
 }

@@ -20,9 +20,9 @@ func newInitCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "init",
 		Short: "Register the hooks with your coding agents and create the directories",
-		Long: `Register continuity's hooks with each agent named by --agent (default: claude, Claude Code's
-.claude/settings.json; with --user the user's settings), running "continuity hook --agent NAME",
-and create the ledger and handoff directories. Every other setting, its order and formatting are
+		Long: `Register continuity's hooks with each agent named by --agent (default: claude), in the
+agent's settings for this project (with --user, the user's settings for every project), running
+"continuity hook --agent NAME", and create the ledger and handoff directories. Every other setting, its order and formatting are
 kept; files are written atomically; running init again changes nothing, except that a hook
 registered in an older form is rewritten in place. A malformed settings file is refused untouched.`,
 		Args: exactArgs(0),
