@@ -95,7 +95,7 @@ func mergeDriverChecks(p *project.Project) []check {
 		return nil
 	}
 	var checks []check
-	attr, driver, err := install.MergeDriverStatus(gitIn(p.Root), sample)
+	attr, driver, err := install.MergeDriverStatus(gitIn(p), sample)
 	switch {
 	case err != nil || attr != install.MergeDriver:
 	case driver != "":

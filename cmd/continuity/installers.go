@@ -17,9 +17,10 @@ import (
 // left in the repository. Each returns what it did, for --json, and the
 // line to print ("" for nothing worth saying).
 
-// gitIn runs git in the repository at root.
-func gitIn(root string) install.Git {
-	return func(args ...string) ([]byte, error) { return gitOutput(root, args...) }
+// gitIn runs git in the project's repository (the one git runner; the
+// installers in internal/install take it as a parameter).
+func gitIn(p *project.Project) install.Git {
+	return func(args ...string) ([]byte, error) { return gitOutput(p.Root, args...) }
 }
 
 // ledgerSample is a ledger path relative to the root, for git check-attr
@@ -73,7 +74,7 @@ func registerMergeDriver(p *project.Project, prog string) (action, msg string, e
 	if err != nil {
 		return "", "", fmt.Errorf("register the ledger merge driver in .gitattributes: %w", err)
 	}
-	git := gitIn(p.Root)
+	git := gitIn(p)
 	version, _ := git("version")
 	cfg, err := install.AddMergeDriver(git, install.DriverCommand(prog, install.Labels(string(version))))
 	if err != nil {
@@ -99,7 +100,7 @@ func unregisterMergeDriver(p *project.Project) (action, msg string, err error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", "", fmt.Errorf("remove the ledger merge driver from .gitattributes: %w", err)
 	}
-	cfg, err := install.RemoveMergeDriver(gitIn(p.Root))
+	cfg, err := install.RemoveMergeDriver(gitIn(p))
 	if err != nil {
 		return "", "", fmt.Errorf("remove the ledger merge driver from git config: %w", err)
 	}
@@ -122,7 +123,7 @@ func installPreCommit(p *project.Project, prog string) (action, msg string, err 
 	if p.Repo.Root == "" {
 		return "", "", errors.New("pre-commit hook: not in a git repository")
 	}
-	path, err := install.PreCommitPath(gitIn(p.Root), p.Root)
+	path, err := install.PreCommitPath(gitIn(p), p.Root)
 	if err != nil {
 		return "", "", err
 	}
@@ -166,7 +167,7 @@ func removePreCommit(p *project.Project) (action, msg string, err error) {
 	if p.Repo.Root == "" {
 		return "none", "", nil
 	}
-	path, err := install.PreCommitPath(gitIn(p.Root), p.Root)
+	path, err := install.PreCommitPath(gitIn(p), p.Root)
 	if err != nil {
 		return "none", "", nil // git cannot say where hooks live: nothing was installed there
 	}
