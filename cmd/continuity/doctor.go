@@ -37,10 +37,11 @@ type hostReport struct {
 	Notes    []string          `json:"notes"`
 }
 
-// staleForm names the events a settings file registers in an older form.
+// staleForm names the registrations a settings file holds in an older
+// form, in the host's words.
 type staleForm struct {
-	Settings string   `json:"settings"`
-	Events   []string `json:"events"`
+	Settings      string   `json:"settings"`
+	Registrations []string `json:"registrations"`
 }
 
 // doctorReport is doctor's --json output.
@@ -261,9 +262,9 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 	return r, checks
 }
 
-// staleCheck warns that settings file path registers events in an older
-// form, and says how to rewrite them.
-func (a *app) staleCheck(p *project.Project, h host.Host, path string, events []string) check {
+// staleCheck warns that settings file path holds registrations in an
+// older form (the host's words for each), and says how to rewrite them.
+func (a *app) staleCheck(p *project.Project, h host.Host, path string, stale []string) check {
 	fix := fmt.Sprintf("change the command there to `continuity hook --agent %s`", h.Name())
 	if f, err := h.SettingsPath(a.getenv, p.Root, host.Project); err == nil && f == path {
 		fix = fmt.Sprintf("run `continuity init%s` again: it rewrites them in place", agentArg(h))
@@ -271,7 +272,7 @@ func (a *app) staleCheck(p *project.Project, h host.Host, path string, events []
 		fix = fmt.Sprintf("run `continuity init%s --user` again: it rewrites them in place", agentArg(h))
 	}
 	return check{Name: "hook form", OK: true, Warn: true, Fix: fix,
-		Info: fmt.Sprintf("%s: %s registered in an older form (without --agent %s); it still works", path, strings.Join(events, ", "), h.Name())}
+		Info: fmt.Sprintf("%s: an older registration (it still works): %s", path, strings.Join(stale, "; "))}
 }
 
 // sortEvents orders a host's events as it registers them when it says

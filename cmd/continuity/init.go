@@ -54,7 +54,7 @@ func runInit(a *app, o setupOptions) error {
 		case "registered":
 			lines = append(lines, fmt.Sprintf("registered the hooks in %s (command: %s)", r.Settings, r.Command))
 		case "updated":
-			lines = append(lines, fmt.Sprintf("updated the hooks in %s to the command %s (%s had an older form)", r.Settings, r.Command, strings.Join(r.Rewrote, ", ")))
+			lines = append(lines, fmt.Sprintf("updated the hooks in %s to the command %s (was: %s)", r.Settings, r.Command, strings.Join(r.Rewrote, "; ")))
 		default:
 			lines = append(lines, fmt.Sprintf("hooks already registered in %s", r.Settings))
 		}

@@ -163,7 +163,7 @@ type hostResult struct {
 	Settings string   `json:"settings"`
 	Command  string   `json:"command,omitempty"`
 	Action   string   `json:"action"`            // registered, updated, unchanged, removed, none
-	Rewrote  []string `json:"rewrote,omitempty"` // init: events moved from an older form
+	Rewrote  []string `json:"rewrote,omitempty"` // init: registrations moved from an older form, in the host's words
 }
 
 // setupResult is init's or uninstall's --json output.

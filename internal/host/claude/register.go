@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -60,8 +61,9 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 	return install.Remove(settings, events...)
 }
 
-// Registered reports the command registered for each event, the events
-// registered in an older form (Stale), and, for an event registered nowhere
+// Registered reports the command registered for each event, the
+// registrations in an older form (Stale: "EVENT runs …, without --agent
+// claude"), and, for an event registered nowhere
 // else, the continuity plugin when the settings enable it: its hooks run
 // "continuity hook --agent claude" through the binary on PATH.
 func (Host) Registered(settings []byte) (host.Status, error) {
@@ -69,7 +71,10 @@ func (Host) Registered(settings []byte) (host.Status, error) {
 	if err != nil {
 		return host.Status{}, err
 	}
-	out := host.Status{Events: st, Stale: install.Stale(st, events, name)}
+	out := host.Status{Events: st}
+	for _, ev := range install.Stale(st, events, name) {
+		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
+	}
 	if id := enabledPlugin(settings); id != "" {
 		for _, ev := range events {
 			if st[ev] == "" {

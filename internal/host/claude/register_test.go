@@ -21,8 +21,9 @@ func TestRegisterRewritesOlderForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(st.Stale, ",") != "SessionStart,PreCompact" {
-		t.Errorf("Stale = %q, want SessionStart and PreCompact", st.Stale)
+	want := `SessionStart runs "continuity hook", without --agent claude|PreCompact runs "/home/dev/go/bin/continuity hook", without --agent claude`
+	if strings.Join(st.Stale, "|") != want {
+		t.Errorf("Stale = %q, want %q", st.Stale, want)
 	}
 	cmd := "continuity hook --agent claude"
 	out, changed, err := Host{}.Register(old, cmd)
