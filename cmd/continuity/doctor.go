@@ -60,6 +60,13 @@ type settingsFiler interface {
 // eventLister is a host that says in which order it registers its events.
 type eventLister interface{ HookEvents() []string }
 
+// trustNoter is a host whose trust in a project lives outside its hooks
+// settings (Gemini CLI's trusted folders): what the person must do, if
+// anything, for the project's hooks to run.
+type trustNoter interface {
+	TrustNotes(getenv func(string) string, root string) []string
+}
+
 func newDoctorCmd(a *app) *cobra.Command {
 	var o setupOptions
 	c := &cobra.Command{
@@ -248,6 +255,9 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 	}
 	for _, c := range stale {
 		add(c)
+	}
+	if tn, ok := h.(trustNoter); ok && len(r.Settings) > 0 {
+		r.Notes = append(r.Notes, tn.TrustNotes(a.getenv, p.Root)...)
 	}
 	for _, n := range r.Notes {
 		add(check{Name: "note", OK: true, Note: true, Info: n})

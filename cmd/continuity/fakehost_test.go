@@ -65,3 +65,12 @@ func (fakeHost) Registered(settings []byte) (host.Status, error) {
 	}
 	return out, nil
 }
+
+// TrustNotes stands for trust kept outside the hooks file (Gemini CLI's
+// trusted folders): a file .fake-untrusted in the project says it is not.
+func (fakeHost) TrustNotes(getenv func(string) string, root string) []string {
+	if _, err := os.Stat(filepath.Join(root, ".fake-untrusted")); err == nil {
+		return []string{"Fake Agent does not trust " + root + ": trust it when it asks"}
+	}
+	return nil
+}
