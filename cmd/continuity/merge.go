@@ -10,20 +10,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
 )
 
-// mergeDriverName is the git merge driver init registers for ledgers.
-const mergeDriverName = "continuity-ledger"
-
 type mergeLedgerOptions struct {
 	Base, Ours, Theirs, Path string
+	// Labels name the sides in conflict markers (git 2.44 and later pass
+	// the branches as %S, %X, %Y); "" or an unexpanded placeholder gives
+	// base, ours, theirs.
+	BaseLabel, OursLabel, TheirsLabel string
 }
 
 func newMergeLedgerCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var o mergeLedgerOptions
+	c := &cobra.Command{
 		Use:   "merge-ledger BASE OURS THEIRS PATH",
 		Short: "Git merge driver for ledgers (registered by init): merges them field by field",
 		Long: `A git merge driver, run by git as "continuity merge-ledger %O %A %B %P" for the files
@@ -31,12 +31,48 @@ func newMergeLedgerCmd(a *app) *cobra.Command {
 ledger's front matter field by field (lists as unions, decisions by their text, updated as the
 later time) and its body line by line, writes the result to OURS, and exits 0 when clean, 1
 when conflict markers were left. A side that is not a valid ledger falls back to git's own
-line merge (git merge-file).`,
+line merge (git merge-file). With git 2.44 and later, init also passes the branch names
+(--ours-label %X --theirs-label %Y --base-label %S), and the conflict markers name them.`,
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMergeLedger(a, mergeLedgerOptions{Base: args[0], Ours: args[1], Theirs: args[2], Path: args[3]})
+			o.Base, o.Ours, o.Theirs, o.Path = args[0], args[1], args[2], args[3]
+			return runMergeLedger(a, o)
 		},
 	}
+	c.Flags().StringVar(&o.BaseLabel, "base-label", "", "the base's name in conflict markers (git's %S)")
+	c.Flags().StringVar(&o.OursLabel, "ours-label", "", "our side's name in conflict markers (git's %X)")
+	c.Flags().StringVar(&o.TheirsLabel, "theirs-label", "", "their side's name in conflict markers (git's %Y)")
+	return c
+}
+
+// mergeLabel is a conflict marker's label: given, else def. An older git
+// passes an unknown placeholder through unexpanded ("%X"), which counts
+// as not given.
+func mergeLabel(given, def string) string {
+	given = strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(given))
+	if given == "" || len(given) == 2 && given[0] == '%' {
+		return def
+	}
+	return given
+}
+
+// labelMarkers names the sides in the conflict markers ledger.Merge wrote
+// ("<<<<<<< ours", ">>>>>>> theirs", each a whole line).
+func labelMarkers(merged []byte, ours, theirs string) []byte {
+	if ours == "ours" && theirs == "theirs" {
+		return merged
+	}
+	lines := strings.SplitAfter(string(merged), "\n")
+	for i, l := range lines {
+		body, eol := strings.TrimRight(l, "\r\n"), l[len(strings.TrimRight(l, "\r\n")):]
+		switch body {
+		case "<<<<<<< ours":
+			lines[i] = "<<<<<<< " + ours + eol
+		case ">>>>>>> theirs":
+			lines[i] = ">>>>>>> " + theirs + eol
+		}
+	}
+	return []byte(strings.Join(lines, ""))
 }
 
 func runMergeLedger(a *app, o mergeLedgerOptions) error {
@@ -59,7 +95,7 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 		// Not a ledger we can merge by field: git's line merge, so the user
 		// still gets ordinary conflict markers and nothing is lost.
 		fmt.Fprintf(a.errw, "continuity: %s: merged line by line (%s)\n", o.Path, firstLine(err))
-		cmd := exec.Command("git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", abs(o.Ours), abs(o.Base), abs(o.Theirs))
+		cmd := exec.Command("git", "merge-file", "-L", mergeLabel(o.OursLabel, "ours"), "-L", mergeLabel(o.BaseLabel, "base"), "-L", mergeLabel(o.TheirsLabel, "theirs"), abs(o.Ours), abs(o.Base), abs(o.Theirs))
 		cmd.Dir = a.dir
 		cmd.Stderr = a.errw
 		if err := cmd.Run(); err != nil {
@@ -71,6 +107,9 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 			return fmt.Errorf("merge %s: git merge-file: %w", o.Path, err)
 		}
 		return nil
+	}
+	if conflicts > 0 {
+		merged = labelMarkers(merged, mergeLabel(o.OursLabel, "ours"), mergeLabel(o.TheirsLabel, "theirs"))
 	}
 	st, err := os.Stat(abs(o.Ours))
 	if err != nil {
@@ -85,123 +124,4 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	}
 	fmt.Fprintf(a.errw, "continuity: %s: merged cleanly\n", o.Path)
 	return nil
-}
-
-// Registration of the driver by init and its removal by uninstall.
-
-// attributesLine is the .gitattributes line that sends ledgers to the
-// driver; ok is false for a ledger directory outside the repository or with
-// a name .gitattributes cannot hold unquoted.
-func attributesLine(p *project.Project) (line string, ok bool) {
-	dir := p.Rel(p.LedgerDir)
-	if filepath.IsAbs(dir) || strings.ContainsAny(dir, " \t\"\\#") {
-		return "", false
-	}
-	return dir + "/CONTINUITY_*.md merge=" + mergeDriverName, true
-}
-
-// registerMergeDriver adds the .gitattributes line (once, keeping the file's
-// other lines) and the driver to the repository's local git config, run as
-// prefix + " merge-ledger …". It does nothing outside a git repository.
-func registerMergeDriver(a *app, p *project.Project, prefix string) error {
-	if p.Repo.Root == "" {
-		return nil
-	}
-	line, ok := attributesLine(p)
-	if !ok {
-		return nil
-	}
-	path := filepath.Join(p.Root, ".gitattributes")
-	changed := false
-	err := safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-		for _, l := range strings.Split(string(old), "\n") {
-			if strings.TrimSpace(strings.TrimSuffix(l, "\r")) == line {
-				return nil, safefile.ErrNoChange
-			}
-		}
-		out := append([]byte(nil), old...)
-		if len(out) > 0 && out[len(out)-1] != '\n' {
-			out = append(out, '\n')
-		}
-		changed = true
-		return append(out, line+"\n"...), nil
-	})
-	if err != nil {
-		return fmt.Errorf("register the ledger merge driver in .gitattributes: %w", err)
-	}
-	driver := prefix + " merge-ledger %O %A %B %P"
-	for _, kv := range [][2]string{{"name", "continuity ledger merge"}, {"driver", driver}} {
-		if err := gitConfig(p, "merge."+mergeDriverName+"."+kv[0], kv[1]); err != nil {
-			return err
-		}
-	}
-	if changed {
-		fmt.Fprintf(a.out, "registered the ledger merge driver (.gitattributes, git config merge.%s)\n", mergeDriverName)
-	}
-	return nil
-}
-
-// unregisterMergeDriver removes exactly what registerMergeDriver added: the
-// .gitattributes line (and the file, if nothing else is left in it) and the
-// git config section.
-func unregisterMergeDriver(a *app, p *project.Project) error {
-	if p.Repo.Root == "" {
-		return nil
-	}
-	path := filepath.Join(p.Root, ".gitattributes")
-	line, ok := attributesLine(p)
-	removed, empty := false, false
-	if _, err := os.Stat(path); err == nil && ok {
-		err := safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-			var keep []string
-			lines := strings.SplitAfter(string(old), "\n")
-			for _, l := range lines {
-				if strings.TrimSpace(strings.TrimSuffix(l, "\r\n")) == line {
-					removed = true
-					continue
-				}
-				keep = append(keep, l)
-			}
-			if !removed {
-				return nil, safefile.ErrNoChange
-			}
-			out := strings.Join(keep, "")
-			empty = out == ""
-			return []byte(out), nil
-		})
-		if err != nil {
-			return fmt.Errorf("remove the ledger merge driver from .gitattributes: %w", err)
-		}
-		if empty {
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("remove the empty .gitattributes: %w", err)
-			}
-		}
-	}
-	cmd := exec.Command("git", "config", "--local", "--remove-section", "merge."+mergeDriverName)
-	cmd.Dir = p.Root
-	hadConfig := cmd.Run() == nil // fails when the section is not there
-	if removed || hadConfig {
-		fmt.Fprintln(a.out, "removed the ledger merge driver (.gitattributes line, git config)")
-	}
-	return nil
-}
-
-func gitConfig(p *project.Project, key, value string) error {
-	cmd := exec.Command("git", "config", "--local", key, value)
-	cmd.Dir = p.Root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git config %s: %v: %s", key, err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
-
-// commandPrefix returns the command that runs this binary, from the hook
-// command init registers ("continuity hook" gives "continuity").
-func commandPrefix(hookCmd string) string {
-	if p, ok := strings.CutSuffix(strings.TrimSpace(hookCmd), " hook"); ok && p != "" {
-		return p
-	}
-	p, _ := strings.CutSuffix(hookCommand(), " hook")
-	return p
 }

@@ -30,14 +30,7 @@ type goldenCase struct {
 	remove  []byte // remove.json, or in when absent: what Remove(Add(in)) must give
 }
 
-func (c *goldenCase) section(name string) ([]byte, bool) {
-	for _, f := range c.archive.Files {
-		if f.Name == name {
-			return f.Data, true
-		}
-	}
-	return nil, false
-}
+func (c *goldenCase) section(name string) ([]byte, bool) { return section(c.archive, name) }
 
 func loadCases(t testing.TB) []*goldenCase {
 	t.Helper()
@@ -150,10 +143,17 @@ func checkAdd(t *testing.T, in, out []byte, changed bool, h Hook) {
 // rewrites the archive with -update.
 func compareGolden(t *testing.T, c *goldenCase, got map[string][]byte) {
 	t.Helper()
-	names := []string{"add.json", "status", "error"}
+	compareSections(t, c.path, c.archive, []string{"add.json", "status", "error"}, got)
+}
+
+// compareSections compares the sections names of archive ar (read from
+// path) with got, or with -update rewrites them from got (a section
+// missing from got is dropped).
+func compareSections(t *testing.T, path string, ar *txtar.Archive, names []string, got map[string][]byte) {
+	t.Helper()
 	if *update {
 		var files []txtar.File
-		for _, f := range c.archive.Files {
+		for _, f := range ar.Files {
 			if !contains(names, f.Name) {
 				files = append(files, f)
 			}
@@ -163,14 +163,14 @@ func compareGolden(t *testing.T, c *goldenCase, got map[string][]byte) {
 				files = append(files, txtar.File{Name: n, Data: data})
 			}
 		}
-		c.archive.Files = files
-		if err := os.WriteFile(c.path, txtar.Format(c.archive), 0o644); err != nil {
+		ar.Files = files
+		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	for _, n := range names {
-		want, ok := c.section(n)
+		want, ok := section(ar, n)
 		data, have := got[n]
 		switch {
 		case ok != have:
@@ -179,6 +179,16 @@ func compareGolden(t *testing.T, c *goldenCase, got map[string][]byte) {
 			t.Errorf("%s =\n%s\nwant\n%s", n, data, want)
 		}
 	}
+}
+
+// section returns the archive's file called name.
+func section(ar *txtar.Archive, name string) ([]byte, bool) {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data, true
+		}
+	}
+	return nil, false
 }
 
 // normalizeTxtar adds the final newline txtar always stores.

@@ -1,25 +1,27 @@
 #!/bin/sh
 # continuity-hook.sh EVENT: the hook of the continuity Claude Code plugin.
 #
-# It runs `continuity hook` with the event's payload on stdin, except:
+# It runs `continuity hook --agent claude` with the event's payload on
+# stdin, except:
 #   - when a settings file Claude Code reads for this session already
-#     registers a `continuity hook` that can run (`continuity init` put it
-#     there), it steps aside: Claude Code would otherwise run both, and the
-#     ledger would be injected twice;
+#     registers a `continuity hook` (or `continuity hook --agent claude`,
+#     the form `continuity init` writes now) that can run, it steps aside:
+#     Claude Code would otherwise run both, and the ledger would be injected
+#     twice;
 #   - when the continuity binary is not on PATH, it exits 0 and, at
 #     SessionStart, tells the person how to install it.
 # CONTINUITY_DEBUG=1 makes it say on stderr when it steps aside.
 # It never fails a session: every path exits 0.
 
-# registered prints the program of each runnable `continuity hook` command in
-# the project's and the user's settings.
+# registered prints the program of each runnable `continuity hook` command
+# for Claude Code in the project's and the user's settings, in either form.
 registered() {
 	for f in "${CLAUDE_PROJECT_DIR:-.}/.claude/settings.json" \
 		"${CLAUDE_PROJECT_DIR:-.}/.claude/settings.local.json" \
 		"${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json"; do
 		[ -r "$f" ] || continue
-		grep -o '"command"[[:space:]]*:[[:space:]]*"[^"]*continuity[^"]* hook"' "$f" 2>/dev/null |
-			sed 's/^"command"[[:space:]]*:[[:space:]]*"//; s/ hook"$//' |
+		grep -oE '"command"[[:space:]]*:[[:space:]]*"[^"]*continuity[^"]* hook( --agent[ =]claude)?"' "$f" 2>/dev/null |
+			sed -E 's/^"command"[[:space:]]*:[[:space:]]*"//; s/ hook( --agent[ =]claude)?"$//' |
 			while IFS= read -r prog; do
 				prog=${prog#\'}
 				prog=${prog%\'}
@@ -39,7 +41,12 @@ if [ -n "$progs" ]; then
 	exit 0
 fi
 if command -v continuity >/dev/null 2>&1; then
-	continuity hook
+	# A continuity older than the plugin does not know --agent: the form it knows.
+	if continuity hook --agent claude --help >/dev/null 2>&1; then
+		continuity hook --agent claude
+	else
+		continuity hook
+	fi
 	exit 0
 fi
 cat >/dev/null
