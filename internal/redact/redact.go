@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -55,6 +54,7 @@ type Redactor struct {
 	// in starts; starts lists the keywords beginning with each pair.
 	pairs  *[1 << 16]uint16
 	starts [][]string
+	single [256]bool // one-byte keywords (the @ of user:password@host)
 }
 
 // rule is one compiled pattern with its prefilter.
@@ -70,6 +70,17 @@ type rule struct {
 	// window.
 	near  func(s string, end int) bool
 	valid func(secret, whole string, group int) bool // whole: the rule's entire match; group: the submatch that held secret (0: whole)
+	// tail, when set, gives the bytes a secret of the given group
+	// continues with past its window's end: a value longer than the window
+	// is followed to its end, not cut.
+	tail func(group int) *byteSet
+	// closed, when set, says which groups are quoted values: one that runs
+	// to the end of its line without the closing quote was not a value
+	// ("PWD="+dir).
+	closed func(group int) bool
+	// scan, when set, replaces keywords and pattern: it finds the rule's
+	// candidates in the whole text itself, in order.
+	scan func(r *Redactor, s string, ru *rule, prio int, cands []candidate) []candidate
 }
 
 var kindRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
@@ -119,6 +130,10 @@ func New(c Config) (*Redactor, error) {
 	}
 	r.pairs = new([1 << 16]uint16)
 	for _, k := range r.kws {
+		if len(k) == 1 {
+			r.single[k[0]] = true
+			continue
+		}
 		p := uint16(k[0])<<8 | uint16(k[1])
 		if r.pairs[p] == 0 {
 			r.starts = append(r.starts, nil)
@@ -206,7 +221,7 @@ type candidate struct {
 	Finding
 	prio int
 	ru   *rule
-	from int // start of the window it was found in
+	from int // start of the rule's whole match
 }
 
 // maxPasses bounds the searches of find's redacted text.
@@ -218,11 +233,12 @@ const maxPasses = 4
 // secret shows. So the redacted text is searched again until nothing new
 // appears: redacting the result finds nothing, and twice equals once. Markers
 // are never part of a finding, so each later finding lies between markers
-// and maps back to s exactly.
+// and maps back to s exactly. Each pass is linear in its text, and there
+// are at most maxPasses.
 func (r *Redactor) find(s string) []Finding {
-	fs := r.findOnce(s)
+	fs := r.findOnce(s, false)
 	for pass := 1; pass < maxPasses && len(fs) > 0; pass++ {
-		more := r.findOnce(withMarkers(s, fs))
+		more := r.findOnce(withMarkers(s, fs), false)
 		if len(more) == 0 {
 			break
 		}
@@ -237,10 +253,11 @@ func (r *Redactor) find(s string) []Finding {
 			more[k].Start -= shift
 			more[k].End -= shift
 		}
-		fs = append(fs, more...)
-		slices.SortFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
+		fs = mergeFindings(fs, more)
 	}
-	line, lineStart, at := 1, 0, 0
+	// Lines and columns are counted from the previous finding, not from
+	// the start of the line: a line of many findings costs its length once.
+	line, col, at := 1, 1, 0
 	for i := range fs {
 		f := &fs[i]
 		for {
@@ -249,25 +266,40 @@ func (r *Redactor) find(s string) []Finding {
 				break
 			}
 			line++
+			col = 1
 			at += j + 1
-			lineStart = at
 		}
+		col += utf8.RuneCountInString(s[at:f.Start])
 		at = f.Start
 		f.Line = line
-		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
+		f.Col = col
 	}
 	return fs
 }
 
 // findOnce is one search of s: the findings in order, without lines.
-func (r *Redactor) findOnce(s string) []Finding {
+// nested is a search of text decoded from s (base64), where the rules that
+// decode do not run again.
+//
+// The cost is linear in s: one pass finds every keyword; each rule's
+// pattern runs on the windows around its keywords (merged where they
+// overlap, so no byte is searched twice by one rule), each search resuming
+// after the last; and the rules' matches are merged, rule by rule, into the
+// sorted list of spans claimed so far.
+func (r *Redactor) findOnce(s string, nested bool) []Finding {
 	if s == "" {
 		return nil
 	}
 	// One pass finds every keyword: a table of first byte pairs, then a
 	// comparison of the few keywords starting with that pair.
 	hits := make(map[string][]int, len(r.kws))
-	for i := 0; i+1 < len(s); i++ {
+	for i := 0; i < len(s); i++ {
+		if r.single[s[i]] {
+			hits[s[i:i+1]] = append(hits[s[i:i+1]], i)
+		}
+		if i+1 == len(s) {
+			break
+		}
 		x := r.pairs[uint16(fold[s[i]])<<8|uint16(fold[s[i+1]])]
 		if x == 0 {
 			continue
@@ -278,85 +310,121 @@ func (r *Redactor) findOnce(s string) []Finding {
 			}
 		}
 	}
-	var cands []candidate
-	var wins []span
-	for prio, ru := range r.rules {
-		wins = wins[:0]
-		if len(ru.keywords) == 0 {
-			wins = append(wins, span{0, len(s)})
-		}
-		for _, k := range ru.keywords {
-			for _, h := range hits[k] {
-				if ru.near != nil && !ru.near(s, h+len(k)) {
-					continue
-				}
-				wins = append(wins, ru.window(s, h, len(k)))
-			}
-		}
-		if len(wins) == 0 {
-			continue
-		}
-		sort.Slice(wins, func(i, j int) bool { return wins[i].start < wins[j].start })
-		cur := wins[0]
-		for _, w := range wins[1:] {
-			if w.start <= cur.end {
-				cur.end = max(cur.end, w.end)
-				continue
-			}
-			cands = r.match(cands, s, ru, prio, cur)
-			cur = w
-		}
-		cands = r.match(cands, s, ru, prio, cur)
-	}
-	if len(cands) == 0 {
-		return nil
-	}
-	// Higher-priority rules claim their spans first; a later match that
-	// overlaps a claimed span is dropped.
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].prio != cands[j].prio {
-			return cands[i].prio < cands[j].prio
-		}
-		return cands[i].Start < cands[j].Start
-	})
 	// Markers already in s are claimed first, so no rule reads a marker
 	// (whose colon looks like user:password) as part of a secret and
 	// redacting twice equals redacting once. They are not findings.
 	taken := markers(s) // sorted by Start, disjoint
 	nmark := len(taken)
-	claim := func(c candidate) bool {
-		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
-		if i < len(taken) && taken[i].Start < c.End {
-			return false
-		}
-		taken = slices.Insert(taken, i, c.Finding)
-		return true
-	}
-	for _, c := range cands {
-		if claim(c) {
-			continue
-		}
-		// A match that ran into a claimed span starting after it may still
-		// match once that span is a marker: match again on the text up to
-		// the span, followed by the marker's first byte, so that redacting
-		// the output again finds nothing new.
-		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
-		if t := taken[i]; t.Start > c.Start && t.Start > c.from {
-			text := s[c.from:t.Start] + "["
-			for _, d := range r.match(nil, text, c.ru, c.prio, span{0, len(text)}) {
-				d.Start += c.from
-				d.End += c.from
-				d.from = c.from
-				if d.End <= t.Start {
-					claim(d)
+	var cands []candidate
+	var wins []span
+	for prio, ru := range r.rules {
+		cands = cands[:0]
+		if ru.scan != nil {
+			if nested {
+				continue
+			}
+			cands = ru.scan(r, s, ru, prio, cands)
+		} else {
+			wins = wins[:0]
+			if len(ru.keywords) == 0 {
+				wins = append(wins, span{0, len(s)})
+			}
+			for _, k := range ru.keywords {
+				for _, h := range hits[k] {
+					if ru.near != nil && !ru.near(s, h+len(k)) {
+						continue
+					}
+					wins = append(wins, ru.window(s, h, len(k)))
 				}
 			}
+			if len(wins) == 0 {
+				continue
+			}
+			slices.SortFunc(wins, func(a, b span) int { return a.start - b.start })
+			cur := wins[0]
+			for _, w := range wins[1:] {
+				if w.start <= cur.end {
+					cur.end = max(cur.end, w.end)
+					continue
+				}
+				cands = r.match(cands, s, ru, prio, cur)
+				cur = w
+			}
+			cands = r.match(cands, s, ru, prio, cur)
+		}
+		if len(cands) > 0 {
+			taken = r.claim(s, taken, cands)
 		}
 	}
 	if nmark > 0 {
 		taken = slices.DeleteFunc(taken, func(f Finding) bool { return f.Kind == "" })
 	}
+	if len(taken) == 0 {
+		return nil
+	}
 	return taken
+}
+
+// claim adds one rule's candidates (in order, disjoint) to taken (sorted,
+// disjoint) where they overlap nothing taken, and returns the merged list.
+// Higher-priority rules claim first.
+func (r *Redactor) claim(s string, taken []Finding, cands []candidate) []Finding {
+	var acc []Finding
+	j, last := 0, 0
+	for _, c := range cands {
+		for j < len(taken) && taken[j].End <= c.Start {
+			j++
+		}
+		if j == len(taken) || taken[j].Start >= c.End {
+			if c.Start >= last {
+				acc = append(acc, c.Finding)
+				last = c.End
+			}
+			continue
+		}
+		// A match that ran into a claimed span starting after it may still
+		// match once that span is a marker: match again on the text from
+		// the match's start up to the span, followed by the marker's first
+		// byte, so that redacting the output again finds nothing new.
+		t := taken[j]
+		if t.Start <= c.Start || t.Start <= c.from || c.ru.scan != nil {
+			continue
+		}
+		floor := last
+		if j > 0 {
+			floor = max(floor, taken[j-1].End)
+		}
+		text := s[c.from:t.Start] + "["
+		for _, d := range r.match(nil, text, c.ru, c.prio, span{0, len(text)}) {
+			d.Start += c.from
+			d.End += c.from
+			if d.Start >= floor && d.End <= t.Start {
+				acc = append(acc, d.Finding)
+				last, floor = d.End, d.End
+			}
+		}
+	}
+	return mergeFindings(taken, acc)
+}
+
+// mergeFindings merges two sorted lists of disjoint findings.
+func mergeFindings(a, b []Finding) []Finding {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Finding, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i].Start <= b[j].Start {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // markers returns the spans of the markers already in s, with no kind.
@@ -397,9 +465,13 @@ func (ru *rule) window(s string, h, klen int) span {
 	return span{start, end}
 }
 
-// match appends the rule's valid, allowed matches inside window w.
+// match appends the rule's valid, allowed matches inside window w, in
+// order.
 func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span) []candidate {
 	text := s[w.start:w.end]
+	// A window cut short of its line may end inside a value: a secret that
+	// reaches the cut is followed to its end in s (see rule.tail).
+	cut := w.end < len(s) && s[w.end] != '\n'
 	// Each search resumes right after the previous secret, not after the
 	// whole match: a match may end by consuming the boundary character
 	// that the next match needs before it (TOKEN=a TOKEN=b).
@@ -424,11 +496,26 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 		if end <= start {
 			continue
 		}
-		secret := text[start:end]
-		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, text[m[0]:m[1]], group)) || r.allowed(secret, text[m[0]:m[1]]) {
+		if !cut && m[1] == len(text) && ru.closed != nil && ru.closed(group) {
 			continue
 		}
-		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio, ru, w.start})
+		abs := w.start + end
+		if cut && end == len(text) && ru.tail != nil {
+			if set := ru.tail(group); set != nil {
+				for abs < len(s) && set[s[abs]] {
+					abs++
+				}
+			}
+		}
+		secret := s[w.start+start : abs]
+		whole := s[w.start+m[0] : max(w.start+m[1], abs)]
+		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
+			continue
+		}
+		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: abs}, prio, ru, w.start + m[0]})
+		if abs >= w.end {
+			break
+		}
 	}
 	return cands
 }
