@@ -24,6 +24,9 @@ type token struct {
 	note     string
 	// valid, when set, is a further check of the token.
 	valid func(tok string) bool
+	// left, when set, replaces the left boundary: what may come right
+	// before the token.
+	left string
 }
 
 // tokens, in priority order: a token inside another's span (a GitHub token
@@ -79,7 +82,7 @@ var tokens = []token{
 		note: "Shopify access tokens and shared secrets: shpat_/shpss_/shpca_/shppa_ + 32 hex (gitleaks shopify-*)"},
 	{kind: "vault-token", prefixes: []string{"hvs.", "hvb.", "hvr."}, re: `hv[sbr]\.[A-Za-z0-9_-]+`, min: 28,
 		note: "HashiCorp Vault service, batch and recovery tokens since 1.10: hvs./hvb./hvr. (developer.hashicorp.com/vault/docs/concepts/tokens); legacy s. tokens need the word vault (see vault-legacy below)"},
-	{kind: "telegram-bot-token", prefixes: []string{":aa"}, re: `[0-9]{8,10}:AA[A-Za-z0-9_-]{32,33}`,
+	{kind: "telegram-bot-token", prefixes: []string{":aa"}, re: `[0-9]{8,10}:AA[A-Za-z0-9_-]{32,33}`, left: `(?:^|\\[nrt]|[^A-Za-z0-9_]|bot)`,
 		note: "Telegram bot tokens: bot id, ':', 35 characters starting AA (core.telegram.org/bots/api#authorizing-your-bot)"},
 	{kind: "digitalocean-token", prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, re: `do[por]_v1_[a-f0-9]{64}`,
 		note: "DigitalOcean personal, OAuth and refresh tokens (gitleaks digitalocean-*)"},
@@ -143,6 +146,9 @@ func tokenRules() []*rule {
 			// Tokens that contain '-': a '-' before one continues a word
 			// (task-description-sk-...), not a token.
 			ru.re = lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])(` + t.re + `)(?:[^A-Za-z0-9_-]|$)`)
+		}
+		if t.left != "" {
+			ru.re = lazy(t.left + `(` + t.re + `)(?:[^A-Za-z0-9_-]|$)`)
 		}
 		min, valid := t.min, t.valid
 		if min > 0 || valid != nil {

@@ -78,6 +78,13 @@ type rule struct {
 	// to the end of its line without the closing quote was not a value
 	// ("PWD="+dir).
 	closed func(group int) bool
+	// starts, when set, gives the offsets (ascending, none before from)
+	// where a match holding the keyword at h may begin; the pattern is
+	// then tried anchored at each instead of searched for around h. For
+	// patterns that open with a name of any length before their keyword,
+	// a search would try every offset of the window and, in text full of
+	// names (JSON), cost the window's length times the pattern's.
+	starts func(s string, h, klen, from int) []int
 	// scan, when set, replaces keywords and pattern: it finds the rule's
 	// candidates in the whole text itself, in order.
 	scan func(r *Redactor, s string, ru *rule, prio int, cands []candidate) []candidate
@@ -97,7 +104,7 @@ func New(c Config) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact rule %s: %w", x.Name, err)
 		}
-		ru := &rule{kind: x.Name, re: &lazyRE{func() *regexp.Regexp { return re }}, back: 512, fwd: 512}
+		ru := &rule{kind: x.Name, re: &lazyRE{get: func() *regexp.Regexp { return re }}, back: 512, fwd: 512}
 		if g := re.SubexpIndex("secret"); g > 0 {
 			ru.groups = []int{g}
 		}
@@ -164,10 +171,17 @@ func Scan(b []byte) []Finding { return std().Scan(b) }
 // lazyRE is a regular expression compiled on first use. The built-in rules
 // are many and most texts hit the keywords of a few, so compiling them all
 // up front would cost every process more than the redaction itself.
-type lazyRE struct{ get func() *regexp.Regexp }
+type lazyRE struct {
+	get func() *regexp.Regexp
+	// anchored is the same pattern anchored at the start of its input.
+	anchored func() *regexp.Regexp
+}
 
 func lazy(src string) *lazyRE {
-	return &lazyRE{sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })}
+	return &lazyRE{
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + src + `)`) }),
+	}
 }
 
 // MatchString reports whether s contains a match.
@@ -324,6 +338,8 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 				continue
 			}
 			cands = ru.scan(r, s, ru, prio, cands)
+		} else if ru.starts != nil {
+			cands = r.matchAnchored(cands, s, ru, prio, hits)
 		} else {
 			wins = wins[:0]
 			if len(ru.keywords) == 0 {
@@ -407,6 +423,44 @@ func (r *Redactor) claim(s string, taken []Finding, cands []candidate) []Finding
 	return mergeFindings(taken, acc)
 }
 
+// matchAnchored appends the rule's matches, in order, trying its pattern
+// anchored at the starts of each keyword hit.
+func (r *Redactor) matchAnchored(cands []candidate, s string, ru *rule, prio int, hits map[string][]int) []candidate {
+	type hit struct{ at, klen int }
+	var hs []hit
+	for _, k := range ru.keywords {
+		for _, h := range hits[k] {
+			if ru.near == nil || ru.near(s, h+len(k)) {
+				hs = append(hs, hit{h, len(k)})
+			}
+		}
+	}
+	slices.SortFunc(hs, func(a, b hit) int { return a.at - b.at })
+	done := 0 // the end of the last secret: nothing before it is searched again
+	for _, h := range hs {
+		if h.at < done {
+			continue
+		}
+		end := min(h.at+h.klen+ru.fwd, len(s))
+		if i := strings.IndexByte(s[h.at:end], '\n'); i >= 0 && !ru.multiline {
+			end = h.at + i
+		}
+		for _, p := range ru.starts(s, h.at, h.klen, done) {
+			m := ru.re.anchored().FindStringSubmatchIndex(s[p:end])
+			if m == nil {
+				continue
+			}
+			c, ok := r.candidate(s, ru, prio, span{p, end}, m)
+			if ok {
+				cands = append(cands, c)
+				done = c.End
+				break
+			}
+		}
+	}
+	return cands
+}
+
 // mergeFindings merges two sorted lists of disjoint findings.
 func mergeFindings(a, b []Finding) []Finding {
 	if len(b) == 0 {
@@ -469,9 +523,6 @@ func (ru *rule) window(s string, h, klen int) span {
 // order.
 func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span) []candidate {
 	text := s[w.start:w.end]
-	// A window cut short of its line may end inside a value: a secret that
-	// reaches the cut is followed to its end in s (see rule.tail).
-	cut := w.end < len(s) && s[w.end] != '\n'
 	// Each search resumes right after the previous secret, not after the
 	// whole match: a match may end by consuming the boundary character
 	// that the next match needs before it (TOKEN=a TOKEN=b).
@@ -485,39 +536,55 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 				m[i] += pos
 			}
 		}
-		start, end, group := m[0], m[1], 0
-		for _, g := range ru.groups {
-			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-				start, end, group = m[2*g], m[2*g+1], g
-				break
-			}
-		}
-		pos = max(end, m[0]+1)
-		if end <= start {
+		c, ok := r.candidate(s, ru, prio, w, m)
+		pos = max(c.End-w.start, m[0]+1)
+		if !ok {
 			continue
 		}
-		if !cut && m[1] == len(text) && ru.closed != nil && ru.closed(group) {
-			continue
-		}
-		abs := w.start + end
-		if cut && end == len(text) && ru.tail != nil {
-			if set := ru.tail(group); set != nil {
-				for abs < len(s) && set[s[abs]] {
-					abs++
-				}
-			}
-		}
-		secret := s[w.start+start : abs]
-		whole := s[w.start+m[0] : max(w.start+m[1], abs)]
-		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
-			continue
-		}
-		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: abs}, prio, ru, w.start + m[0]})
-		if abs >= w.end {
+		cands = append(cands, c)
+		if c.End >= w.end {
 			break
 		}
 	}
 	return cands
+}
+
+// candidate makes a candidate of match m (offsets into window w of s):
+// the secret is the first non-empty group of the rule's (the whole match
+// without groups), followed past the window's end when the window cut it
+// (see rule.tail). ok is false for a match that is not a secret; c.End
+// then still tells where to search on.
+func (r *Redactor) candidate(s string, ru *rule, prio int, w span, m []int) (c candidate, ok bool) {
+	text := s[w.start:w.end]
+	// A window cut short of its line may end inside a value.
+	cut := w.end < len(s) && s[w.end] != '\n'
+	start, end, group := m[0], m[1], 0
+	for _, g := range ru.groups {
+		if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+			start, end, group = m[2*g], m[2*g+1], g
+			break
+		}
+	}
+	c = candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio, ru, w.start + m[0]}
+	if end <= start {
+		return c, false
+	}
+	if !cut && m[1] == end && end == len(text) && ru.closed != nil && ru.closed(group) {
+		return c, false
+	}
+	if cut && end == len(text) && ru.tail != nil {
+		if set := ru.tail(group); set != nil {
+			for c.End < len(s) && set[s[c.End]] {
+				c.End++
+			}
+		}
+	}
+	secret := s[c.Start:c.End]
+	whole := s[c.from:max(w.start+m[1], c.End)]
+	if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
+		return c, false
+	}
+	return c, true
 }
 
 func (r *Redactor) allowed(secret, whole string) bool {

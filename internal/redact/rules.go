@@ -134,7 +134,7 @@ var shapeRules = []*rule{
 		kind:     "http-auth",
 		keywords: []string{"api-key", "apikey", "auth-token", "access-token", "api-token", "private-token", "subscription-key", "functions-key", "vault-token", "-token:", "x-token"},
 		re: lazy(`(?i)(?:^|\\[nrt]|[^A-Za-z0-9_-])((?:[a-z0-9]+-)*(?:api-?key|auth-token|access-token|api-token|private-token|subscription-key|functions-key|vault-token|token))` +
-			q + `[ \t]*:[ \t]*` + `([A-Za-z0-9._~+/=-]{8,})`),
+			q + `[ \t]*:[ \t]*` + q + `([A-Za-z0-9._~+/=-]{8,})`),
 		groups: []int{2}, back: 40, fwd: 600,
 	},
 	{
@@ -149,7 +149,7 @@ var shapeRules = []*rule{
 		// curl -u user:password, --user, --proxy-user: the password goes.
 		kind:     "cli-secret",
 		keywords: []string{"curl"},
-		re: lazy(`(?:^|[^A-Za-z0-9_-])curl[ \t][^\n;|&]*?[ \t](?:-u|--user|--proxy-user|-U)(?:=|[ \t]*)(?:'|\\?")?` +
+		re: lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])curl(?:[ \t][^\n;|&]*?)?[ \t](?:-u|--user|--proxy-user|-U)(?:=|[ \t]*)(?:'|\\?")?` +
 			`[^\s:'"\\]{0,64}:([^\s'"\\]+)`),
 		groups: []int{1}, back: 2, fwd: 600,
 	},
@@ -178,7 +178,7 @@ var shapeRules = []*rule{
 		re: lazy(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/?#@'"\\` + "`" + `]{0,64}:([^\s/'"\\` + "`" + `]{1,256})@` +
 			`(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\[[0-9A-Fa-f:.]+\])(?:[:/?#\s'"\\,;)>\]` + "`" + `]|$)`),
 		groups: []int{1}, back: 24, fwd: 300,
-		near:   nearScheme,
+		near: nearScheme,
 	},
 	{
 		// user:password@host without a scheme (a proxy setting, a Go
@@ -224,10 +224,12 @@ func init() {
 	for _, ru := range builtin {
 		switch ru.kind {
 		case "env-secret":
+			ru.starts = nameStarts
 			ru.valid = envValue
 			ru.near = nearAssignment
 			ru.tail = envTail
 		case "generic-secret":
+			ru.starts = wordStart
 			ru.valid = genericValue
 			ru.near = nearValue
 			ru.tail = func(int) *byteSet { return genericTail }
@@ -370,21 +372,22 @@ func envValue(v, whole string, group int) bool {
 	return hasDigit(v) || !wordy(v) && !constRE.MatchString(v)
 }
 
-// assignedName returns the name an assignment's whole match assigns to and
-// the separator after it.
+// assignedName returns the name an assignment's whole match assigns to
+// (the run of name characters before the separator) and the separator.
 func assignedName(whole string) (name, sep string) {
 	name = whole
 	if i := strings.IndexAny(name, ":="); i >= 0 {
 		name, sep = name[:i], name[i:i+1]
 	}
-	if len(name) >= 2 && name[0] == '\\' {
-		name = name[2:] // an escaped line break or tab before the name
+	name = strings.TrimRight(name, "\\\"' \t")
+	i := len(name)
+	for i > 0 && isNameByte(name[i-1]) {
+		i--
 	}
-	name = strings.Trim(name, "\\\"' \t")
-	if i := strings.LastIndexAny(name, " \t(.,;[{"); i >= 0 {
-		name = name[i+1:]
+	if i >= 1 && i < len(name) && name[i-1] == '\\' && strings.IndexByte("nrt", name[i]) >= 0 {
+		i++ // \nNAME: the n is the escape's
 	}
-	return name, sep
+	return name[i:], sep
 }
 
 // passwordName reports a name that says its value is a password.
@@ -514,6 +517,40 @@ func Entropy(s string) float64 {
 		}
 	}
 	return h
+}
+
+// nameStarts gives where an assignment whose name holds the keyword at h
+// may begin: at the character before the name (the pattern's left
+// boundary) or at a '.' or '-' inside it, left to right, as a search would
+// try them. The name runs back over name characters, at most 64.
+func nameStarts(s string, h, _, from int) []int {
+	lo := max(h-64, from, 0)
+	p := h
+	for p > lo && isNameByte(s[p-1]) {
+		p--
+	}
+	var out []int
+	if p == 0 && from == 0 {
+		out = append(out, 0)
+	} else if p > 0 && p-1 >= from {
+		out = append(out, p-1)
+	}
+	for q := p; q < h; q++ {
+		if s[q] == '.' || s[q] == '-' {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// wordStart gives where a secret word's name begins: up to 24 word
+// characters before it.
+func wordStart(s string, h, _, from int) []int {
+	p := h
+	for p > max(h-24, from) && (isNameByte(s[p-1]) && s[p-1] != '.' && s[p-1] != '-') {
+		p--
+	}
+	return []int{p}
 }
 
 // nearAssignment: a secret-named assignment's name ends at the keyword
