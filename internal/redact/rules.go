@@ -362,9 +362,17 @@ func envValue(v, whole string, group int) bool {
 		if credentialKeyName(lname) && (uuidRE.MatchString(v) || envStyle || quoted && hasDigit(v) && !wordy(v)) {
 			return true
 		}
+		if hexRE.MatchString(v) && (len(v) == 40 || len(v) == 64) {
+			return false // a git object name or a checksum: cache_key = <sha>
+		}
 		return !uuidRE.MatchString(v) && len(v) >= 16 && hasDigit(v) && !wordy(v) && Entropy(v) >= 3
 	}
 	if envStyle {
+		return true
+	}
+	if group == 4 && passwordName(lname) && !isIdent(v) && !camelRE.MatchString(v) {
+		// password: rosebud-castle (YAML, INI): a bare value that is not
+		// an identifier is the password itself.
 		return true
 	}
 	// Words without a digit are a name or a type (token: string,
