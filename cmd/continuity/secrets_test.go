@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/redact/redacttest"
 )
 
@@ -154,4 +155,51 @@ func TestSecretsNeverWritten(t *testing.T) {
 	}
 	t.Logf("%d secrets, each in 5 transcript places, a compaction summary and 2 CLI edits; %d handoffs and %d files checked, %d leaks",
 		len(secrets), len(seen), files, leaks)
+}
+
+// TestSecretIDsNeverNameFiles sends each self-evident fake secret as the
+// session id (a payload field the tool turns into the name of a local
+// state file) and checks that no file or directory name anywhere under the
+// case's root, .git included, holds a piece of it.
+func TestSecretIDsNeverNameFiles(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	var ids []redacttest.Entry
+	for _, c := range redacttest.Corpus(t) {
+		// Only a secret that shows by itself: a UUID or a short password
+		// is a fine session id once taken out of its KEY=.
+		if len(c.Secret) <= 200 && strings.Trim(c.Secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == "" && redact.Contains(c.Secret) {
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) < 30 {
+		t.Fatalf("only %d token-shaped secrets in the corpus", len(ids))
+	}
+	for _, c := range ids {
+		for _, event := range []string{"PreCompact", "SessionEnd"} {
+			_, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e, "session_id", c.Secret, "hook_event_name", event), nil, 20*time.Second)
+			if code != 0 || len(bytes.TrimSpace(stderr)) > 0 {
+				t.Fatalf("hook %s: exit %d\n%s", event, code, stderr)
+			}
+		}
+	}
+	names := 0
+	err := filepath.WalkDir(e.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		names++
+		for _, c := range ids {
+			for _, p := range probes(c) {
+				if strings.Contains(d.Name(), p) {
+					t.Errorf("%s: %q names %s", c.Name, p, path)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d token-shaped session ids, %d names checked", len(ids), names)
 }

@@ -40,10 +40,10 @@ func SafeName(s string) string {
 	return "h" + hex.EncodeToString(sum[:16])
 }
 
-// plainName: 1-64 letters, digits, '.', '_' and '-', not starting with '.'
+// plainName: 1-128 letters, digits, '.', '_' and '-', not starting with '.'
 // or '-'.
 func plainName(s string) bool {
-	if s == "" || len(s) > 64 || s[0] == '.' || s[0] == '-' {
+	if s == "" || len(s) > 128 || s[0] == '.' || s[0] == '-' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
