@@ -268,7 +268,8 @@ func sessionStartOutput(p *project.Project, name, source, agentSession string, n
 	text := renderContext(p, in)
 	msg := fmt.Sprintf("continuity: %s", name)
 	if in.Ledger != nil && in.Ledger.Now != "" {
-		msg += " — now: " + oneLineCut(in.Ledger.Now, 80)
+		// Redacted before the cut: a token cut short is no longer a token.
+		msg += " — now: " + oneLineCut(p.Redact(in.Ledger.Now), 80)
 	}
 	if in.HandoffPath != "" {
 		msg += " (handoff " + filepath.Base(in.HandoffPath) + ")"
@@ -278,7 +279,9 @@ func sessionStartOutput(p *project.Project, name, source, agentSession string, n
 		problem = strings.Split(err.Error(), "\n")[0]
 		msg = "continuity: ledger " + in.LedgerPath + " has a problem: " + in.LedgerProblem
 	}
-	return hookio.SessionStart(text, msg), problem
+	// The ledger may have been edited by hand: what SessionStart shows the
+	// person and prints on stderr is redacted like what it injects.
+	return hookio.SessionStart(text, p.Redact(msg)), p.Redact(problem)
 }
 
 // renderContext renders what SessionStart injects, with secrets redacted.
