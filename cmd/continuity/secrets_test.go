@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -202,4 +203,41 @@ func TestSecretIDsNeverNameFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d token-shaped session ids, %d names checked", len(ids), names)
+}
+
+// TestHandEditedSecretsNeverPrinted writes each fake secret into the
+// ledger by hand (as a person or an agent editing the file would, outside
+// the CLI that redacts what it writes) and runs SessionStart: nothing it
+// prints, additionalContext, systemMessage or stderr, may hold a piece of
+// the secret.
+func TestHandEditedSecretsNeverPrinted(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	secrets := redacttest.Corpus(t)
+	leaks := 0
+	for i, c := range secrets {
+		text, err := json.Marshal(c.Text()) // a JSON string is a YAML double-quoted scalar
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := fmt.Sprintf("---\nsession: x\ngoal: Harden the hooks\nconstraints: []\ndone: []\nnow: %s\nnext:\n  - %s\ndecisions: []\nquestions: []\nfiles: []\nupdated: 2026-11-22T14:05:09Z\n---\n\n# Notes\n\n%s\n", text, text, c.Text())
+		writeFile(t, e.ledger, []byte(ledger), 0o644)
+		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"},
+			payload(e, "session_id", fmt.Sprintf("hand-%02d", i), "hook_event_name", "SessionStart", "source", "startup"), nil, 20*time.Second)
+		if code != 0 {
+			t.Fatalf("%s: hook exit %d\n%s", c.Name, code, stderr)
+		}
+		if !bytes.Contains(stdout, []byte("[REDACTED:")) {
+			t.Errorf("%s: no marker in what SessionStart printed:\n%s", c.Name, stdout)
+		}
+		for _, p := range probes(c) {
+			for what, out := range map[string][]byte{"stdout": stdout, "stderr": stderr} {
+				if bytes.Contains(out, []byte(p)) {
+					leaks++
+					t.Errorf("%s: %q in SessionStart's %s:\n%s", c.Name, p, what, out)
+				}
+			}
+		}
+	}
+	t.Logf("%d secrets edited into the ledger by hand, %d leaks", len(secrets), leaks)
 }
