@@ -78,6 +78,10 @@ type rule struct {
 	// to the end of its line without the closing quote was not a value
 	// ("PWD="+dir).
 	closed func(group int) bool
+	// literal: the rule's values are spared only when they are references
+	// (isReference), not when they are placeholder words (isPlaceholder);
+	// its valid function decides the rest.
+	literal bool
 	// starts, when set, gives the offsets (ascending, none before from)
 	// where a match holding the keyword at h may begin; the pattern is
 	// then tried anchored at each instead of searched for around h. For
@@ -581,7 +585,7 @@ func (r *Redactor) candidate(s string, ru *rule, prio int, w span, m []int) (c c
 	}
 	secret := s[c.Start:c.End]
 	whole := s[c.from:max(w.start+m[1], c.End)]
-	if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
+	if (ru.literal && isReference(secret) || !ru.literal && isPlaceholder(secret)) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
 		return c, false
 	}
 	return c, true

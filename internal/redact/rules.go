@@ -152,6 +152,7 @@ var shapeRules = []*rule{
 		re: lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])curl(?:[ \t][^\n;|&]*?)?[ \t](?:-u|--user|--proxy-user|-U)(?:=|[ \t]*)(?:'|\\?")?` +
 			`[^\s:'"\\]{0,64}:([^\s'"\\]+)`),
 		groups: []int{1}, back: 2, fwd: 600,
+		valid: optionValue,
 	},
 	{
 		// mysql -pSECRET, -p'two words': only the attached form carries a
@@ -160,6 +161,7 @@ var shapeRules = []*rule{
 		keywords: []string{"mysql", "mariadb"},
 		re:       lazy(`(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n;|&]*?[ \t]-p` + `(?:'([^'\n]+)'|"([^"\\\n]+)"|([^\s'"\\;|&<>()-][^\s'"\\;|&<>()]*))`),
 		groups:   []int{1, 2, 3}, fwd: 600,
+		valid: optionValue,
 	},
 	{
 		// sshpass -p SECRET, redis-cli -a SECRET, docker login -p SECRET.
@@ -168,6 +170,7 @@ var shapeRules = []*rule{
 		re: lazy(`(?:sshpass(?:[ \t]+-[A-Za-oq-z]\S*)*[ \t]+-p[ \t]*|redis-cli\b[^\n;|&]*?[ \t]-a[ \t]+|(?:docker|podman|nerdctl|helm registry)[ \t]+login\b[^\n;|&]*?[ \t]-p[ \t]+)` +
 			cliValue),
 		groups: []int{1, 2, 3}, back: 24, fwd: 600,
+		valid: optionValue,
 	},
 	{
 		// scheme://user:password@host: only the password goes, whatever
@@ -213,7 +216,7 @@ var shapeRules = []*rule{
 		kind:     "generic-secret",
 		keywords: []string{"secret", "password", "passwd", "token", "api_key", "apikey", "key", "credential", "bearer"},
 		re: lazy(`[A-Za-z0-9_]{0,24}(?i:secret|password|passwd|token|api_?key|key|credentials?|bearer)[A-Za-z0-9_.-]{0,24}` + q +
-			`(?:[ \t]*(?::=|=>|->|=|:)[ \t]*|[ \t]+(?:is[ \t]+)?)` + q + `([A-Za-z0-9+/_.=~][A-Za-z0-9+/_.=~-]{19,})(?:[^A-Za-z0-9+/_.=~(-]|$)`),
+			`(?:[ \t]*(?::=|=>|->|=|:)[ \t]*|[ \t]+(?:(?i:is|was)[ \t]*:?[ \t]+)?)` + q + `([A-Za-z0-9+/_.=~][A-Za-z0-9+/_.=~-]{19,})(?:[^A-Za-z0-9+/_.=~(-]|$)`),
 		groups: []int{1}, back: 24, fwd: 600,
 	},
 }
@@ -224,6 +227,7 @@ func init() {
 	for _, ru := range builtin {
 		switch ru.kind {
 		case "env-secret":
+			ru.literal = true // envValue spares placeholders but in NAME=value
 			ru.starts = nameStarts
 			ru.valid = envValue
 			ru.near = nearAssignment
@@ -237,7 +241,10 @@ func init() {
 			ru.valid = headerValue
 			ru.tail = func(int) *byteSet { return headerTail }
 		case "cli-secret":
-			ru.valid = credentialValue
+			ru.literal = ru.valid != nil // the options that take nothing but a password
+			if ru.valid == nil {
+				ru.valid = credentialValue
+			}
 			ru.tail = cliTail
 		case "jwt":
 			ru.tail = func(int) *byteSet { return tokenTail(0) }
@@ -301,6 +308,23 @@ var (
 // isPlaceholder reports a value that stands for a secret without being one:
 // a variable reference, a template, a redaction marker, a masked value.
 func isPlaceholder(v string) bool {
+	if isReference(v) {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "password", "passwd", "pass", "secret", "token", "changeme", "change-me", "redacted", "hidden", "masked",
+		"example", "dummy", "placeholder", "your-token", "your_token":
+		return true
+	}
+	return false
+}
+
+// isReference reports a value that cannot be a literal secret: a variable
+// reference, a template, a redaction marker, a masked value, a null. Where
+// the context says the value is a password (an option that takes one, a
+// NAME=value line), only these are spared: there "secret" or "changeme"
+// may well be the password itself.
+func isReference(v string) bool {
 	if v == "" {
 		return true
 	}
@@ -318,8 +342,7 @@ func isPlaceholder(v string) bool {
 		return true
 	}
 	switch strings.ToLower(v) {
-	case "password", "passwd", "pass", "secret", "token", "changeme", "change-me", "redacted", "hidden", "masked",
-		"null", "none", "nil", "true", "false", "undefined", "example", "dummy", "placeholder", "your-token", "your_token":
+	case "null", "none", "nil", "true", "false", "undefined":
 		return true
 	}
 	return false
@@ -331,7 +354,10 @@ func isPlaceholder(v string) bool {
 func envValue(v, whole string, group int) bool {
 	name, sep := assignedName(whole)
 	lname := strings.ToLower(name)
-	if isPlaceholder(v) || dottedRE.MatchString(v) || isPath(v) || numberRE.MatchString(v) {
+	// NAME=value with an upper-case name is a shell or dotenv assignment:
+	// configuration, so a plain passphrase is a secret too, even "secret".
+	envStyle := sep == "=" && constRE.MatchString(strings.TrimLeft(name, "0123456789_")) && !strings.HasSuffix(whole, "= ")
+	if !envStyle && isPlaceholder(v) || dottedRE.MatchString(v) || isPath(v) || numberRE.MatchString(v) {
 		return false
 	}
 	quoted := group == 2 || group == 3
@@ -348,9 +374,6 @@ func envValue(v, whole string, group int) bool {
 		// PrivateKey: testKey), not configuration.
 		return false
 	}
-	// NAME=value with an upper-case name is a shell or dotenv assignment:
-	// configuration, so a plain passphrase is a secret too.
-	envStyle := sep == "=" && constRE.MatchString(strings.TrimLeft(name, "0123456789_")) && !strings.HasSuffix(whole, "= ")
 	if strings.HasSuffix(lname, "key") {
 		// Many *_KEY names hold ids, paths or public keys (SORT_KEY,
 		// PUBLIC_KEY, SSH_KEY=~/.ssh/id_ed25519): only a random-looking
@@ -429,7 +452,26 @@ func credentialValue(v, _ string, _ int) bool {
 	if strings.ContainsAny(v, " \t") {
 		return len(v) <= 256 // a quoted passphrase
 	}
-	return len(v) >= 3 && (hasDigit(v) || !wordy(v) || len(v) >= 8 && !constRE.MatchString(v) && !isIdent(v))
+	if len(v) < 3 || constRE.MatchString(v) {
+		return false // --token TOKEN, a name in a usage line
+	}
+	return hasDigit(v) || !wordy(v) || len(v) >= 6 && !isIdent(v) || len(v) >= 6 && !proseWord[strings.ToLower(v)]
+}
+
+// proseWord lists words that follow a flag's name in prose about the flag
+// ("pass --token instead"), not as its value.
+var proseWord = map[string]bool{
+	"option": true, "options": true, "argument": true, "arguments": true, "parameter": true, "instead": true,
+	"should": true, "value": true, "values": true, "environment": true, "variable": true, "required": true,
+	"string": true, "option's": true, "before": true, "unless": true, "cannot": true, "prompt": true,
+	"prompts": true, "stdin": true, "file": true, "flag": true, "flags": true, "which": true, "where": true,
+}
+
+// optionValue is the value of an option that takes nothing but a password
+// (curl -u's, mysql -p's, sshpass -p's): anything that is not a reference
+// or a placeholder, however plain.
+func optionValue(v, _ string, _ int) bool {
+	return len(v) >= 3 && v[0] != '-'
 }
 
 // headerValue is credentialValue, and the credentials of HTTP Basic must
@@ -440,7 +482,8 @@ func headerValue(v, whole string, group int) bool {
 	}
 	if i := strings.LastIndexAny(whole[:len(whole)-len(v)], " \t"); i > 0 && strings.EqualFold(strings.TrimSpace(lastWord(whole[:i+1])), "basic") {
 		d, ok := decode64(v)
-		return ok && userPass(d)
+		user, pass, colon := strings.Cut(d, ":")
+		return ok && colon && user != "" && pass != "" && printable(d)
 	}
 	return true
 }
@@ -647,8 +690,11 @@ func nearValue(s string, end int) bool {
 	if !sep {
 		return false
 	}
-	if i+2 < n && fold[s[i]] == 'i' && fold[s[i+1]] == 's' && (s[i+2] == ' ' || s[i+2] == '\t') {
-		for i += 2; i < n && (s[i] == ' ' || s[i] == '\t'); i++ {
+	for _, w := range []string{"is", "was"} {
+		if hasFoldPrefix(s[i:], w) && i+len(w) < n && strings.IndexByte(" \t:", s[i+len(w)]) >= 0 {
+			for i += len(w); i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ':'); i++ {
+			}
+			break
 		}
 	}
 	v := i
