@@ -78,7 +78,9 @@ func uuid() string {
 // shapes are the places a credential sits whatever its format: headers,
 // command-line flags, URLs, assignments, prose and base64.
 func shapes() []entry {
-	pw := func() string { return pick(alnum, 6) + "#" + pick(alnum, 3) + "@" + pick(alnum, 4) + "%21" + pick(digits, 2) }
+	pw := func() string {
+		return pick(alnum, 6) + "#" + pick(alnum, 3) + "@" + pick(alnum, 4) + "%21" + pick(digits, 2)
+	}
 	return []entry{
 		{"http-auth", `curl -H "Authorization: Basic ` + s(enc64("deploy:"+pick(alnum, 14))) + `" https://ci.acme.dev/api/json`},
 		{"http-auth", `curl -sS -H 'X-Api-Key: ` + s(uuid()) + `' https://api.acme.dev/v2/orders`},
