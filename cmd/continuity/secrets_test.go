@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/redact/redacttest"
 )
 
@@ -154,4 +156,88 @@ func TestSecretsNeverWritten(t *testing.T) {
 	}
 	t.Logf("%d secrets, each in 5 transcript places, a compaction summary and 2 CLI edits; %d handoffs and %d files checked, %d leaks",
 		len(secrets), len(seen), files, leaks)
+}
+
+// TestSecretIDsNeverNameFiles sends each self-evident fake secret as the
+// session id (a payload field the tool turns into the name of a local
+// state file) and checks that no file or directory name anywhere under the
+// case's root, .git included, holds a piece of it.
+func TestSecretIDsNeverNameFiles(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	var ids []redacttest.Entry
+	for _, c := range redacttest.Corpus(t) {
+		// Only a secret that shows by itself: a UUID or a short password
+		// is a fine session id once taken out of its KEY=.
+		if len(c.Secret) <= 200 && strings.Trim(c.Secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == "" && redact.Contains(c.Secret) {
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) < 30 {
+		t.Fatalf("only %d token-shaped secrets in the corpus", len(ids))
+	}
+	for _, c := range ids {
+		for _, event := range []string{"PreCompact", "SessionEnd"} {
+			_, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e, "session_id", c.Secret, "hook_event_name", event), nil, 20*time.Second)
+			if code != 0 || len(bytes.TrimSpace(stderr)) > 0 {
+				t.Fatalf("hook %s: exit %d\n%s", event, code, stderr)
+			}
+		}
+	}
+	names := 0
+	err := filepath.WalkDir(e.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		names++
+		for _, c := range ids {
+			for _, p := range probes(c) {
+				if strings.Contains(d.Name(), p) {
+					t.Errorf("%s: %q names %s", c.Name, p, path)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d token-shaped session ids, %d names checked", len(ids), names)
+}
+
+// TestHandEditedSecretsNeverPrinted writes each fake secret into the
+// ledger by hand (as a person or an agent editing the file would, outside
+// the CLI that redacts what it writes) and runs SessionStart: nothing it
+// prints, additionalContext, systemMessage or stderr, may hold a piece of
+// the secret.
+func TestHandEditedSecretsNeverPrinted(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	secrets := redacttest.Corpus(t)
+	leaks := 0
+	for i, c := range secrets {
+		text, err := json.Marshal(c.Text()) // a JSON string is a YAML double-quoted scalar
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := fmt.Sprintf("---\nsession: x\ngoal: Harden the hooks\nconstraints: []\ndone: []\nnow: %s\nnext:\n  - %s\ndecisions: []\nquestions: []\nfiles: []\nupdated: 2026-11-22T14:05:09Z\n---\n\n# Notes\n\n%s\n", text, text, c.Text())
+		writeFile(t, e.ledger, []byte(ledger), 0o644)
+		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"},
+			payload(e, "session_id", fmt.Sprintf("hand-%02d", i), "hook_event_name", "SessionStart", "source", "startup"), nil, 20*time.Second)
+		if code != 0 {
+			t.Fatalf("%s: hook exit %d\n%s", c.Name, code, stderr)
+		}
+		if !bytes.Contains(stdout, []byte("[REDACTED:")) {
+			t.Errorf("%s: no marker in what SessionStart printed:\n%s", c.Name, stdout)
+		}
+		for _, p := range probes(c) {
+			for what, out := range map[string][]byte{"stdout": stdout, "stderr": stderr} {
+				if bytes.Contains(out, []byte(p)) {
+					leaks++
+					t.Errorf("%s: %q in SessionStart's %s:\n%s", c.Name, p, what, out)
+				}
+			}
+		}
+	}
+	t.Logf("%d secrets edited into the ledger by hand, %d leaks", len(secrets), leaks)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -90,12 +91,14 @@ type Session struct {
 }
 
 // sessionFile maps an agent session id to its state file; an id that is not
-// a plain token is hashed so it can never name a path outside the state dir.
+// a plain token is hashed so it can never name a path outside the state dir,
+// and so is one that holds or looks like a credential (redact.SafeName), so
+// that no secret reaches the disk as a file name.
 func (p *Project) sessionFile(id string) string {
 	key := id
 	// A name that is not a plain token, or that looks like a secret (a
 	// payload can carry anything), is never used as a file name.
-	if !plainToken(id, 80, "_-", true) || p.Redact(id) != id {
+	if !plainToken(id, 80, "_-", true) || redact.SafeName(id) != id || p.Redact(id) != id {
 		sum := sha256.Sum256([]byte(id))
 		key = "h-" + hex.EncodeToString(sum[:12])
 	}

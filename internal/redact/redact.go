@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -55,6 +54,7 @@ type Redactor struct {
 	// in starts; starts lists the keywords beginning with each pair.
 	pairs  *[1 << 16]uint16
 	starts [][]string
+	single [256]bool // one-byte keywords (the @ of user:password@host)
 }
 
 // rule is one compiled pattern with its prefilter.
@@ -70,6 +70,28 @@ type rule struct {
 	// window.
 	near  func(s string, end int) bool
 	valid func(secret, whole string, group int) bool // whole: the rule's entire match; group: the submatch that held secret (0: whole)
+	// tail, when set, gives the bytes a secret of the given group
+	// continues with past its window's end: a value longer than the window
+	// is followed to its end, not cut.
+	tail func(group int) *byteSet
+	// closed, when set, says which groups are quoted values: one that runs
+	// to the end of its line without the closing quote was not a value
+	// ("PWD="+dir).
+	closed func(group int) bool
+	// literal: the rule's values are spared only when they are references
+	// (isReference), not when they are placeholder words (isPlaceholder);
+	// its valid function decides the rest.
+	literal bool
+	// starts, when set, gives the offsets (ascending, none before from)
+	// where a match holding the keyword at h may begin; the pattern is
+	// then tried anchored at each instead of searched for around h. For
+	// patterns that open with a name of any length before their keyword,
+	// a search would try every offset of the window and, in text full of
+	// names (JSON), cost the window's length times the pattern's.
+	starts func(s string, h, klen, from int) []int
+	// scan, when set, replaces keywords and pattern: it finds the rule's
+	// candidates in the whole text itself, in order.
+	scan func(r *Redactor, s string, ru *rule, prio int, cands []candidate) []candidate
 }
 
 var kindRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
@@ -86,7 +108,7 @@ func New(c Config) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact rule %s: %w", x.Name, err)
 		}
-		ru := &rule{kind: x.Name, re: &lazyRE{func() *regexp.Regexp { return re }}, back: 512, fwd: 512}
+		ru := &rule{kind: x.Name, re: &lazyRE{get: func() *regexp.Regexp { return re }}, back: 512, fwd: 512}
 		if g := re.SubexpIndex("secret"); g > 0 {
 			ru.groups = []int{g}
 		}
@@ -119,6 +141,10 @@ func New(c Config) (*Redactor, error) {
 	}
 	r.pairs = new([1 << 16]uint16)
 	for _, k := range r.kws {
+		if len(k) == 1 {
+			r.single[k[0]] = true
+			continue
+		}
 		p := uint16(k[0])<<8 | uint16(k[1])
 		if r.pairs[p] == 0 {
 			r.starts = append(r.starts, nil)
@@ -149,10 +175,17 @@ func Scan(b []byte) []Finding { return std().Scan(b) }
 // lazyRE is a regular expression compiled on first use. The built-in rules
 // are many and most texts hit the keywords of a few, so compiling them all
 // up front would cost every process more than the redaction itself.
-type lazyRE struct{ get func() *regexp.Regexp }
+type lazyRE struct {
+	get func() *regexp.Regexp
+	// anchored is the same pattern anchored at the start of its input.
+	anchored func() *regexp.Regexp
+}
 
 func lazy(src string) *lazyRE {
-	return &lazyRE{sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })}
+	return &lazyRE{
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + src + `)`) }),
+	}
 }
 
 // MatchString reports whether s contains a match.
@@ -206,7 +239,7 @@ type candidate struct {
 	Finding
 	prio int
 	ru   *rule
-	from int // start of the window it was found in
+	from int // start of the rule's whole match
 }
 
 // maxPasses bounds the searches of find's redacted text.
@@ -218,11 +251,12 @@ const maxPasses = 4
 // secret shows. So the redacted text is searched again until nothing new
 // appears: redacting the result finds nothing, and twice equals once. Markers
 // are never part of a finding, so each later finding lies between markers
-// and maps back to s exactly.
+// and maps back to s exactly. Each pass is linear in its text, and there
+// are at most maxPasses.
 func (r *Redactor) find(s string) []Finding {
-	fs := r.findOnce(s)
+	fs := r.findOnce(s, false)
 	for pass := 1; pass < maxPasses && len(fs) > 0; pass++ {
-		more := r.findOnce(withMarkers(s, fs))
+		more := r.findOnce(withMarkers(s, fs), false)
 		if len(more) == 0 {
 			break
 		}
@@ -237,10 +271,11 @@ func (r *Redactor) find(s string) []Finding {
 			more[k].Start -= shift
 			more[k].End -= shift
 		}
-		fs = append(fs, more...)
-		slices.SortFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
+		fs = mergeFindings(fs, more)
 	}
-	line, lineStart, at := 1, 0, 0
+	// Lines and columns are counted from the previous finding, not from
+	// the start of the line: a line of many findings costs its length once.
+	line, col, at := 1, 1, 0
 	for i := range fs {
 		f := &fs[i]
 		for {
@@ -249,25 +284,40 @@ func (r *Redactor) find(s string) []Finding {
 				break
 			}
 			line++
+			col = 1
 			at += j + 1
-			lineStart = at
 		}
+		col += utf8.RuneCountInString(s[at:f.Start])
 		at = f.Start
 		f.Line = line
-		f.Col = utf8.RuneCountInString(s[lineStart:f.Start]) + 1
+		f.Col = col
 	}
 	return fs
 }
 
 // findOnce is one search of s: the findings in order, without lines.
-func (r *Redactor) findOnce(s string) []Finding {
+// nested is a search of text decoded from s (base64), where the rules that
+// decode do not run again.
+//
+// The cost is linear in s: one pass finds every keyword; each rule's
+// pattern runs on the windows around its keywords (merged where they
+// overlap, so no byte is searched twice by one rule), each search resuming
+// after the last; and the rules' matches are merged, rule by rule, into the
+// sorted list of spans claimed so far.
+func (r *Redactor) findOnce(s string, nested bool) []Finding {
 	if s == "" {
 		return nil
 	}
 	// One pass finds every keyword: a table of first byte pairs, then a
 	// comparison of the few keywords starting with that pair.
 	hits := make(map[string][]int, len(r.kws))
-	for i := 0; i+1 < len(s); i++ {
+	for i := 0; i < len(s); i++ {
+		if r.single[s[i]] {
+			hits[s[i:i+1]] = append(hits[s[i:i+1]], i)
+		}
+		if i+1 == len(s) {
+			break
+		}
 		x := r.pairs[uint16(fold[s[i]])<<8|uint16(fold[s[i+1]])]
 		if x == 0 {
 			continue
@@ -278,85 +328,161 @@ func (r *Redactor) findOnce(s string) []Finding {
 			}
 		}
 	}
-	var cands []candidate
-	var wins []span
-	for prio, ru := range r.rules {
-		wins = wins[:0]
-		if len(ru.keywords) == 0 {
-			wins = append(wins, span{0, len(s)})
-		}
-		for _, k := range ru.keywords {
-			for _, h := range hits[k] {
-				if ru.near != nil && !ru.near(s, h+len(k)) {
-					continue
-				}
-				wins = append(wins, ru.window(s, h, len(k)))
-			}
-		}
-		if len(wins) == 0 {
-			continue
-		}
-		sort.Slice(wins, func(i, j int) bool { return wins[i].start < wins[j].start })
-		cur := wins[0]
-		for _, w := range wins[1:] {
-			if w.start <= cur.end {
-				cur.end = max(cur.end, w.end)
-				continue
-			}
-			cands = r.match(cands, s, ru, prio, cur)
-			cur = w
-		}
-		cands = r.match(cands, s, ru, prio, cur)
-	}
-	if len(cands) == 0 {
-		return nil
-	}
-	// Higher-priority rules claim their spans first; a later match that
-	// overlaps a claimed span is dropped.
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].prio != cands[j].prio {
-			return cands[i].prio < cands[j].prio
-		}
-		return cands[i].Start < cands[j].Start
-	})
 	// Markers already in s are claimed first, so no rule reads a marker
 	// (whose colon looks like user:password) as part of a secret and
 	// redacting twice equals redacting once. They are not findings.
 	taken := markers(s) // sorted by Start, disjoint
 	nmark := len(taken)
-	claim := func(c candidate) bool {
-		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
-		if i < len(taken) && taken[i].Start < c.End {
-			return false
-		}
-		taken = slices.Insert(taken, i, c.Finding)
-		return true
-	}
-	for _, c := range cands {
-		if claim(c) {
-			continue
-		}
-		// A match that ran into a claimed span starting after it may still
-		// match once that span is a marker: match again on the text up to
-		// the span, followed by the marker's first byte, so that redacting
-		// the output again finds nothing new.
-		i := sort.Search(len(taken), func(i int) bool { return taken[i].End > c.Start })
-		if t := taken[i]; t.Start > c.Start && t.Start > c.from {
-			text := s[c.from:t.Start] + "["
-			for _, d := range r.match(nil, text, c.ru, c.prio, span{0, len(text)}) {
-				d.Start += c.from
-				d.End += c.from
-				d.from = c.from
-				if d.End <= t.Start {
-					claim(d)
+	var cands []candidate
+	var wins []span
+	for prio, ru := range r.rules {
+		cands = cands[:0]
+		if ru.scan != nil {
+			if nested {
+				continue
+			}
+			cands = ru.scan(r, s, ru, prio, cands)
+		} else if ru.starts != nil {
+			cands = r.matchAnchored(cands, s, ru, prio, hits)
+		} else {
+			wins = wins[:0]
+			if len(ru.keywords) == 0 {
+				wins = append(wins, span{0, len(s)})
+			}
+			for _, k := range ru.keywords {
+				for _, h := range hits[k] {
+					if ru.near != nil && !ru.near(s, h+len(k)) {
+						continue
+					}
+					wins = append(wins, ru.window(s, h, len(k)))
 				}
 			}
+			if len(wins) == 0 {
+				continue
+			}
+			slices.SortFunc(wins, func(a, b span) int { return a.start - b.start })
+			cur := wins[0]
+			for _, w := range wins[1:] {
+				if w.start <= cur.end {
+					cur.end = max(cur.end, w.end)
+					continue
+				}
+				cands = r.match(cands, s, ru, prio, cur)
+				cur = w
+			}
+			cands = r.match(cands, s, ru, prio, cur)
+		}
+		if len(cands) > 0 {
+			taken = r.claim(s, taken, cands)
 		}
 	}
 	if nmark > 0 {
 		taken = slices.DeleteFunc(taken, func(f Finding) bool { return f.Kind == "" })
 	}
+	if len(taken) == 0 {
+		return nil
+	}
 	return taken
+}
+
+// claim adds one rule's candidates (in order, disjoint) to taken (sorted,
+// disjoint) where they overlap nothing taken, and returns the merged list.
+// Higher-priority rules claim first.
+func (r *Redactor) claim(s string, taken []Finding, cands []candidate) []Finding {
+	var acc []Finding
+	j, last := 0, 0
+	for _, c := range cands {
+		for j < len(taken) && taken[j].End <= c.Start {
+			j++
+		}
+		if j == len(taken) || taken[j].Start >= c.End {
+			if c.Start >= last {
+				acc = append(acc, c.Finding)
+				last = c.End
+			}
+			continue
+		}
+		// A match that ran into a claimed span starting after it may still
+		// match once that span is a marker: match again on the text from
+		// the match's start up to the span, followed by the marker's first
+		// byte, so that redacting the output again finds nothing new.
+		t := taken[j]
+		if t.Start <= c.Start || t.Start <= c.from || c.ru.scan != nil {
+			continue
+		}
+		floor := last
+		if j > 0 {
+			floor = max(floor, taken[j-1].End)
+		}
+		text := s[c.from:t.Start] + "["
+		for _, d := range r.match(nil, text, c.ru, c.prio, span{0, len(text)}) {
+			d.Start += c.from
+			d.End += c.from
+			if d.Start >= floor && d.End <= t.Start {
+				acc = append(acc, d.Finding)
+				last, floor = d.End, d.End
+			}
+		}
+	}
+	return mergeFindings(taken, acc)
+}
+
+// matchAnchored appends the rule's matches, in order, trying its pattern
+// anchored at the starts of each keyword hit.
+func (r *Redactor) matchAnchored(cands []candidate, s string, ru *rule, prio int, hits map[string][]int) []candidate {
+	type hit struct{ at, klen int }
+	var hs []hit
+	for _, k := range ru.keywords {
+		for _, h := range hits[k] {
+			if ru.near == nil || ru.near(s, h+len(k)) {
+				hs = append(hs, hit{h, len(k)})
+			}
+		}
+	}
+	slices.SortFunc(hs, func(a, b hit) int { return a.at - b.at })
+	done := 0 // the end of the last secret: nothing before it is searched again
+	for _, h := range hs {
+		if h.at < done {
+			continue
+		}
+		end := min(h.at+h.klen+ru.fwd, len(s))
+		if i := strings.IndexByte(s[h.at:end], '\n'); i >= 0 && !ru.multiline {
+			end = h.at + i
+		}
+		for _, p := range ru.starts(s, h.at, h.klen, done) {
+			m := ru.re.anchored().FindStringSubmatchIndex(s[p:end])
+			if m == nil {
+				continue
+			}
+			c, ok := r.candidate(s, ru, prio, span{p, end}, m)
+			if ok {
+				cands = append(cands, c)
+				done = c.End
+				break
+			}
+		}
+	}
+	return cands
+}
+
+// mergeFindings merges two sorted lists of disjoint findings.
+func mergeFindings(a, b []Finding) []Finding {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Finding, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i].Start <= b[j].Start {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // markers returns the spans of the markers already in s, with no kind.
@@ -397,7 +523,8 @@ func (ru *rule) window(s string, h, klen int) span {
 	return span{start, end}
 }
 
-// match appends the rule's valid, allowed matches inside window w.
+// match appends the rule's valid, allowed matches inside window w, in
+// order.
 func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span) []candidate {
 	text := s[w.start:w.end]
 	// Each search resumes right after the previous secret, not after the
@@ -413,24 +540,55 @@ func (r *Redactor) match(cands []candidate, s string, ru *rule, prio int, w span
 				m[i] += pos
 			}
 		}
-		start, end, group := m[0], m[1], 0
-		for _, g := range ru.groups {
-			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-				start, end, group = m[2*g], m[2*g+1], g
-				break
-			}
-		}
-		pos = max(end, m[0]+1)
-		if end <= start {
+		c, ok := r.candidate(s, ru, prio, w, m)
+		pos = max(c.End-w.start, m[0]+1)
+		if !ok {
 			continue
 		}
-		secret := text[start:end]
-		if isPlaceholder(secret) || (ru.valid != nil && !ru.valid(secret, text[m[0]:m[1]], group)) || r.allowed(secret, text[m[0]:m[1]]) {
-			continue
+		cands = append(cands, c)
+		if c.End >= w.end {
+			break
 		}
-		cands = append(cands, candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio, ru, w.start})
 	}
 	return cands
+}
+
+// candidate makes a candidate of match m (offsets into window w of s):
+// the secret is the first non-empty group of the rule's (the whole match
+// without groups), followed past the window's end when the window cut it
+// (see rule.tail). ok is false for a match that is not a secret; c.End
+// then still tells where to search on.
+func (r *Redactor) candidate(s string, ru *rule, prio int, w span, m []int) (c candidate, ok bool) {
+	text := s[w.start:w.end]
+	// A window cut short of its line may end inside a value.
+	cut := w.end < len(s) && s[w.end] != '\n'
+	start, end, group := m[0], m[1], 0
+	for _, g := range ru.groups {
+		if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+			start, end, group = m[2*g], m[2*g+1], g
+			break
+		}
+	}
+	c = candidate{Finding{Kind: ru.kind, Start: w.start + start, End: w.start + end}, prio, ru, w.start + m[0]}
+	if end <= start {
+		return c, false
+	}
+	if !cut && m[1] == end && end == len(text) && ru.closed != nil && ru.closed(group) {
+		return c, false
+	}
+	if cut && end == len(text) && ru.tail != nil {
+		if set := ru.tail(group); set != nil {
+			for c.End < len(s) && set[s[c.End]] {
+				c.End++
+			}
+		}
+	}
+	secret := s[c.Start:c.End]
+	whole := s[c.from:max(w.start+m[1], c.End)]
+	if (ru.literal && isReference(secret) || !ru.literal && isPlaceholder(secret)) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
+		return c, false
+	}
+	return c, true
 }
 
 func (r *Redactor) allowed(secret, whole string) bool {

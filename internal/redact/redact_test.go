@@ -281,6 +281,9 @@ func BenchmarkRedact(b *testing.B) {
 // The built-in rules compile lazily; every one of them must compile.
 func TestBuiltinRulesCompile(t *testing.T) {
 	for _, ru := range builtin {
+		if ru.scan != nil {
+			continue
+		}
 		func() {
 			defer func() {
 				if r := recover(); r != nil {

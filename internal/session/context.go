@@ -49,12 +49,24 @@ func Refresh(p *project.Project, e Env, name string) (Injection, error) {
 	return injection(p, in, err), err
 }
 
+// message is the line for the person, redacted: the ledger's now is
+// redacted before the line cuts it (a token cut short is no longer
+// recognised), and the whole line again.
+func message(p *project.Project, in inject.Input) string {
+	if in.Ledger != nil {
+		l := *in.Ledger
+		l.Now = p.Redact(l.Now)
+		in.Ledger = &l
+	}
+	return p.Redact(inject.Message(in))
+}
+
 // injection renders an injection from its input and the ledger's problem.
 func injection(p *project.Project, in inject.Input, lerr error) Injection {
 	if in.Policy == "none" && !in.Refresh {
 		return Injection{Input: in}
 	}
-	inj := Injection{Input: in, Text: renderContext(p, in), Message: p.Redact(inject.Message(in))}
+	inj := Injection{Input: in, Text: renderContext(p, in), Message: message(p, in)}
 	if lerr != nil {
 		inj.Problem = firstLine(lerr)
 	}

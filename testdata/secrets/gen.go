@@ -63,9 +63,113 @@ func jwt() string {
 	return h + "." + p + "." + enc.EncodeToString(randBytes(32))
 }
 
+type entry struct{ kind, text string }
+
+func s(v string) string { return "«" + v + "»" }
+
+func enc64(v string) string { return base64.StdEncoding.EncodeToString([]byte(v)) }
+
+func hexs(n int) string { return pick("0123456789abcdef", n) }
+
+func uuid() string {
+	return hexs(8) + "-" + hexs(4) + "-4" + hexs(3) + "-a" + hexs(3) + "-" + hexs(12)
+}
+
+// shapes are the places a credential sits whatever its format: headers,
+// command-line flags, URLs, assignments, prose and base64.
+func shapes() []entry {
+	pw := func() string {
+		return pick(alnum, 6) + "#" + pick(alnum, 3) + "@" + pick(alnum, 4) + "%21" + pick(digits, 2)
+	}
+	return []entry{
+		{"http-auth", `curl -H "Authorization: Basic ` + s(enc64("deploy:"+pick(alnum, 14))) + `" https://ci.acme.dev/api/json`},
+		{"http-auth", `curl -sS -H 'X-Api-Key: ` + s(uuid()) + `' https://api.acme.dev/v2/orders`},
+		{"http-auth", `curl -H "Authorization: Token ` + s(hexs(40)) + `" https://api.acme.dev/v1/me`},
+		{"http-auth", `headers = {"Ocp-Apim-Subscription-Key": "` + s(hexs(32)) + `"}`},
+		{"cli-secret", "curl -u deploy:" + s(pw()) + " https://ci.acme.dev/job/build/api/json"},
+		{"cli-secret", "curl --user 'admin:" + s(pick(alnum, 10)+":"+pick(alnum, 4)) + "' https://nexus.acme.dev/service/rest/v1/status"},
+		{"cli-secret", "mysql -h db.internal -u root -p" + s(pick(alnum, 14)) + " app < schema.sql"},
+		{"cli-secret", "mysql -u root -p'" + s("quartz vendetta "+pick(lower, 8)) + "' app"},
+		{"cli-secret", "sshpass -p " + s(pick(alnum, 12)+"!") + " ssh deploy@10.0.0.5 uptime"},
+		{"cli-secret", "mysqldump --user=root --password=" + s(pick(alnum, 16)) + " app > dump.sql"},
+		{"cli-secret", "mongodump --username admin --password " + s(pick(alnum, 18)) + " --out /tmp/dump"},
+		{"cli-secret", "redis-cli -h cache.internal -a " + s(pick(alnum, 20)) + " ping"},
+		{"cli-secret", "docker login -u acme -p " + s(pick(alnum, 20)) + " registry.acme.dev"},
+		{"url-password", "git clone https://deploy:" + s(pw()) + "@git.acme.dev/acme/app.git"},
+		{"url-password", "export HTTPS_PROXY=http://kim:" + s(pick(alnum, 5)+":"+pick(alnum, 4)+"@#"+pick(digits, 3)) + "@proxy.corp.acme.com:3128"},
+		{"url-password", "proxy = kim:" + s(pick(alnum, 14)) + "@proxy.corp.acme.com:3128"},
+		{"url-password", `dsn := "app:` + s(pick(alnum, 16)) + `@tcp(db.internal:3306)/app?parseTime=true"`},
+		{"url-password", "mongodb+srv://admin:" + s(pick(alnum, 8)+"%40"+pick(alnum, 6)) + "@cluster0.ab1cd.mongodb.net/app"},
+		{"env-secret", "DB_PASSWORD=" + s("correcthorse"+pick(lower, 6))},
+		{"env-secret", "PGPASSWORD=" + s("bluemarigold"+pick(lower, 4)) + " psql -h db.internal -U app app"},
+		{"env-secret", `DB_PASSWORD="` + s("quartz vendetta "+pick(lower, 9)) + `"`},
+		{"env-secret", "ACME_API_KEY=" + s(uuid())},
+		{"env-secret", `{"api_key": "` + s(uuid()) + `", "region": "eu-west-1"}`},
+		{"env-secret", "  password: " + s("rosebud-"+pick(lower, 7))},
+		{"env-secret", "WEBHOOK_SIGNING_SECRET=" + s(pick(b64url, 700))},
+		{"env-secret", `export DEPLOY_TOKEN="` + s(pick(alnum, 650)) + `"`},
+		{"generic-secret", "the webhook secret is " + s(hexs(64))},
+		{"env-secret", "secret: " + s(pick(alnum, 24)+"/"+pick(alnum, 16))},
+		{"base64-secret", "echo " + s(enc64("ghp_"+pick(alnum, 36))) + " | base64 -d"},
+		{"base64-secret", "echo " + s(enc64("ci-bot:"+pick(alnum, 18))) + " | base64 --decode"},
+		{"docker-auth", `{"auths": {"registry.acme.dev": {"auth": "` + s(enc64("acme:"+pick(alnum, 20))) + `"}}}`},
+		{"azure-sas", "https://acmeprod.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-12-01T00:00:00Z&spr=https&sig=" +
+			s(strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(base64.StdEncoding.EncodeToString(randBytes(32))))},
+		{"discord-webhook", "curl -X POST -d '{\"content\":\"deployed\"}' https://discord.com/api/webhooks/1" + pick(digits, 17) + "/" + s(pick(b64url, 68))},
+	}
+}
+
+// providers are tokens recognised by their prefix, one or two of each.
+func providers() []entry {
+	return []entry{
+		{"google-oauth-token", `curl -H "Authorization: Bearer ` + s("ya29.a0AfB_"+pick(b64url, 150)) + `" https://www.googleapis.com/drive/v3/files`},
+		{"google-oauth-token", "GOOGLE_CLIENT_SECRET=" + s("GOCSPX-"+pick(b64url, 28))},
+		{"openrouter-key", "OPENROUTER_API_KEY=" + s("sk-or-v1-"+hexs(64))},
+		{"sk-hex-key", "DEEPSEEK_API_KEY=" + s("sk-"+hexs(32))},
+		{"huggingface-token", "huggingface-cli login --token " + s("hf_"+pick(upper+lower, 34))},
+		{"npm-token", "//registry.npmjs.org/:_authToken=" + s("npm_"+pick(alnum, 36))},
+		{"pypi-token", "[pypi]\n  username = __token__\n  password = " + s("pypi-AgEIcHlwaS5vcmc"+pick(b64url, 150))},
+		{"sendgrid-key", `sg = SendGridAPIClient("` + s("SG."+pick(b64url, 22)+"."+pick(b64url, 43)) + `")`},
+		{"shopify-token", "X-Shopify-Access-Token: " + s("shpat_"+hexs(32))},
+		{"vault-token", "export VAULT_TOKEN=" + s("hvs."+pick(b64url, 90))},
+		{"vault-token", "vault login " + s("s."+pick(upper, 6)+pick(digits, 4)+pick(lower, 6)+pick(alnum, 8))},
+		{"telegram-bot-token", "curl https://api.telegram.org/bot" + s("7"+pick(digits, 8)+":AA"+pick(b64url, 33)) + "/getMe"},
+		{"digitalocean-token", "doctl auth init --access-token " + s("dop_v1_"+hexs(64))},
+		{"linear-key", "LINEAR_API_KEY=" + s("lin_api_"+pick(alnum, 40))},
+		{"postman-key", "x-api-key: " + s("PMAK-"+hexs(24)+"-"+hexs(34))},
+		{"doppler-token", "DOPPLER_TOKEN=" + s("dp.st.prd."+pick(alnum, 40))},
+		{"pulumi-token", "PULUMI_ACCESS_TOKEN=" + s("pul-"+hexs(40))},
+		{"grafana-token", `curl -H "Authorization: Bearer ` + s("glsa_"+pick(alnum, 32)+"_"+hexs(8)) + `" https://grafana.acme.dev/api/dashboards`},
+		{"databricks-token", "DATABRICKS_TOKEN=" + s("dapi"+hexs(32))},
+		{"atlassian-token", "JIRA_API_TOKEN=" + s("ATATT3xFfGF0"+pick(b64url, 180))},
+		{"sentry-token", "SENTRY_AUTH_TOKEN=" + s("sntryu_"+hexs(64))},
+		{"age-secret-key", "# created: 2026-11-20T10:00:00Z\n" + s("AGE-SECRET-KEY-1"+pick("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58))},
+		{"supabase-token", "supabase login --token " + s("sbp_"+hexs(40))},
+		{"replicate-token", "REPLICATE_API_TOKEN=" + s("r8_"+pick(alnum, 37))},
+		{"groq-key", `client = Groq(api_key="` + s("gsk_"+pick(alnum, 52)) + `")`},
+		{"perplexity-key", "PERPLEXITY_API_KEY=" + s("pplx-"+pick(alnum, 48))},
+		{"xai-key", "XAI_API_KEY=" + s("xai-"+pick(alnum, 80))},
+		{"tailscale-key", "tailscale up --authkey " + s("tskey-auth-k"+pick(alnum, 10)+"CNTRL-"+pick(alnum, 32))},
+		{"notion-token", "NOTION_TOKEN=" + s("ntn_"+pick(digits, 11)+pick(alnum, 35))},
+		{"figma-token", "X-Figma-Token: " + s("figd_"+pick(b64url, 40))},
+		{"planetscale-token", "mysql://app:" + s("pscale_pw_"+pick(alnum, 43)) + "@aws.connect.psdb.cloud/app?sslaccept=strict"},
+		{"square-token", "SQUARE_ACCESS_TOKEN=" + s("sq0atp-"+pick(b64url, 22))},
+		{"alibaba-access-key", "ALIBABA_CLOUD_ACCESS_KEY_ID=" + s("LTAI"+pick(alnum, 20))},
+		{"terraform-token", `credentials "app.terraform.io" { token = "` + s(pick(alnum, 14)+".atlasv1."+pick(b64url, 67)) + `" }`},
+		{"buildkite-token", "BUILDKITE_API_TOKEN=" + s("bkua_"+hexs(40))},
+		{"dockerhub-token", "echo " + s("dckr_pat_"+pick(b64url, 27)) + " | docker login -u acme --password-stdin"},
+		{"rubygems-token", "GEM_HOST_API_KEY=" + s("rubygems_"+hexs(48))},
+		{"nuget-key", "dotnet nuget push app.1.4.2.nupkg --api-key " + s("oy2"+pick(lower+digits, 43)) + " --source https://api.nuget.org/v3/index.json"},
+		{"dynatrace-token", "DT_API_TOKEN=" + s("dt0c01."+pick(upper+digits, 24)+"."+pick(upper+digits, 64))},
+		{"newrelic-key", "NEW_RELIC_API_KEY=" + s("NRAK-"+pick(upper+digits, 27))},
+		{"onepassword-token", "OP_SERVICE_ACCOUNT_TOKEN=" + s("ops_eyJ"+pick(alnum, 300))},
+		{"azure-client-secret", "AZURE_CLIENT_SECRET=" + s(pick(alnum, 3)+"8Q~"+pick(alnum+"_~.-", 34))},
+		{"cloudflare-origin-ca-key", "CF_ORIGIN_CA_KEY=" + s("v1.0-"+hexs(24)+"-"+hexs(146))},
+		{"mapbox-token", "MAPBOX_SECRET_TOKEN=" + s("sk.eyJ1Ijoi"+pick(b64url, 60)+"."+pick(b64url, 22))},
+	}
+}
+
 func main() {
-	type entry struct{ kind, text string }
-	s := func(v string) string { return "«" + v + "»" }
 	entries := []entry{
 		{"aws-access-key", "aws_access_key_id = " + s("AKIA"+pick(upper+"234567", 16))},
 		{"aws-access-key", "export AWS_ACCESS_KEY_ID=" + s("ASIA"+pick(upper+"234567", 16))},
@@ -107,9 +211,11 @@ func main() {
 		{"env-secret", `{"db_password": "` + s("p4ss-"+pick(alnum, 8)) + `", "db_user": "app"}`},
 		{"env-secret", "ENCRYPTION_KEY=" + s(base64.StdEncoding.EncodeToString(randBytes(32)))},
 		{"generic-secret", "the deploy token is " + s(pick(alnum, 32))},
-		{"generic-secret", "./bin/release --token " + s(pick(alnum, 40)) + " --channel stable"},
-		{"generic-secret", `curl -H "Authorization: Bearer ` + s(pick(alnum, 48)) + `" https://api.acme.dev/v1/builds`},
+		{"cli-secret", "./bin/release --token " + s(pick(alnum, 40)) + " --channel stable"},
+		{"http-auth", `curl -H "Authorization: Bearer ` + s(pick(alnum, 48)) + `" https://api.acme.dev/v1/builds`},
 	}
+	entries = append(entries, shapes()...)
+	entries = append(entries, providers()...)
 	fmt.Print("FAKE secrets for internal/redact's tests, written by gen.go (go run ./testdata/secrets/gen.go).\n" +
 		"Each file is one line of text holding one secret between « and »; its name starts with the kind.\n" +
 		"None of these values is or was a real credential.\n")
