@@ -15,7 +15,8 @@ const sinceItems = 5
 // prompts, files, commands and failures after it), then the compaction's
 // own summary of what came before; when nothing happened since, the
 // compaction's summary alone. Facts without Since (a host that does not
-// tell) give the compaction summary, else the last reply.
+// tell what came after) give the last reply and the compaction's summary,
+// both, since either may be the newer.
 func SummaryOf(f *Facts) string {
 	if f == nil {
 		return ""
@@ -23,11 +24,14 @@ func SummaryOf(f *Facts) string {
 	summary := strings.TrimSpace(f.CompactSummary)
 	last := strings.TrimSpace(f.LastAssistant)
 	s := f.Since
-	if s == nil || summary == "" {
-		if summary != "" {
+	if summary == "" {
+		return last
+	}
+	if s == nil {
+		if last == "" || last == summary {
 			return summary
 		}
-		return last
+		return "Last reply: " + last + "\n\nThe latest compaction's summary: " + summary
 	}
 	var parts []string
 	if l := strings.TrimSpace(s.LastAssistant); l != "" {

@@ -13,7 +13,8 @@ func TestSummaryOf(t *testing.T) {
 	}{
 		{"nil", nil, ""},
 		{"no compaction: the last reply", &Facts{LastAssistant: " Done. "}, "Done."},
-		{"a host that does not say what came after", &Facts{CompactSummary: "Old.", LastAssistant: "New."}, "Old."},
+		{"a host that does not say what came after: both", &Facts{CompactSummary: "Old.", LastAssistant: "New."}, "Last reply: New.\n\nThe latest compaction's summary: Old."},
+		{"a host that does not say, the reply being the summary", &Facts{CompactSummary: "Old.", LastAssistant: "Old."}, "Old."},
 		{"nothing since: the summary is current", &Facts{CompactSummary: "Old.", LastAssistant: "Before.", Compactions: 1, Since: &Since{}}, "Old."},
 		{
 			"work since",
@@ -35,7 +36,11 @@ func TestSummaryOf(t *testing.T) {
 		}
 	}
 	// The stale reply (from before the compaction) is never the summary's news.
-	if got := SummaryOf(cases[5].f); strings.Contains(got, "stale") {
-		t.Errorf("a reply from before the compaction in %q", got)
+	for _, c := range cases {
+		if c.f != nil && c.f.Since != nil && c.f.LastAssistant == "stale" {
+			if got := SummaryOf(c.f); strings.Contains(got, "stale") {
+				t.Errorf("a reply from before the compaction in %q", got)
+			}
+		}
 	}
 }
