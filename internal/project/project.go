@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/gitfacts"
@@ -36,6 +39,8 @@ type Project struct {
 	StateDir   string        // absolute, local, never committed
 	Config     *config.Loaded
 	redactor   *redact.Redactor
+	lockOnce   sync.Once
+	locks      string // see lockDir
 }
 
 // Open finds the project that dir belongs to, reading the configuration
@@ -126,12 +131,32 @@ func (p *Project) Redact(s string) string {
 
 // WriteOptions are the safefile options for files in this project.
 func (p *Project) WriteOptions() safefile.Options {
-	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks"), Root: p.Root}
+	return safefile.Options{LockDir: p.lockDir(), Root: p.Root}
+}
+
+// lockDir is where locks and temporary files go: under local state, or,
+// when that cannot be written (an agent's sandbox, such as Codex's
+// workspace-write, mounts .git read-only while the work tree stays
+// writable), a directory in the user's temporary space named after it, so
+// that every process in the same plight shares it. Writers that do not
+// share a lock are still kept from losing each other's writes by
+// safefile's check before it replaces a file.
+func (p *Project) lockDir() string {
+	p.lockOnce.Do(func() {
+		d := filepath.Join(p.StateDir, "locks")
+		if err := os.MkdirAll(d, 0o700); err == nil && unix.Access(d, unix.W_OK) == nil {
+			p.locks = d
+			return
+		}
+		sum := sha256.Sum256([]byte(d))
+		p.locks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
+	})
+	return p.locks
 }
 
 // StateOptions are the safefile options for local state files.
 func (p *Project) StateOptions() safefile.Options {
-	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks"), Root: p.StateDir}
+	return safefile.Options{LockDir: p.lockDir(), Root: p.StateDir}
 }
 
 // plainToken reports whether s is 1 to max characters from [A-Za-z0-9]
