@@ -247,9 +247,9 @@ func TestDecoderWants(t *testing.T) {
 	d := newDecoder("", nil)
 	for head, want := range map[string]bool{
 		`{"$set":{"lastUpdated":"2026-11-23T17:41:07.173Z"}}`:                                  false,
-		`{"$set":{"messages":[]}}`:                                                              true,
-		`{"sessionId":"3","projectHash":"1","startTime":"x","lastUpdated":"x","kind":"main"}`:   false,
-		`{"$rewindTo":"abc"}`:                                                                   false,
+		`{"$set":{"messages":[]}}`:                                                             true,
+		`{"sessionId":"3","projectHash":"1","startTime":"x","lastUpdated":"x","kind":"main"}`:  false,
+		`{"$rewindTo":"abc"}`:                                                                  false,
 		`{"id":"7","timestamp":"t","type":"user","content":[{"functionResponse":{"id":"c"}}]}`: false,
 		`{"id":"7","timestamp":"t","type":"user","content":[{"text":"hi"}]}`:                   true,
 		`{"id":"7","timestamp":"t","type":"gemini","content":""}`:                              true,
