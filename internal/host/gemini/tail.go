@@ -30,6 +30,9 @@ type tailLine struct {
 	marks uint   // bit i: patterns[i] occurs somewhere in the record
 }
 
+// blockSize is tailBlock; tests shrink it to cross block boundaries.
+var blockSize = tailBlock
+
 // errTooFar stops a scan that reached tailLimit.
 var errTooFar = errors.New("too far back")
 
@@ -42,7 +45,7 @@ func scanBack(f io.ReaderAt, size, limit int64, patterns [][]byte, fn func(l *ta
 	for _, p := range patterns {
 		overlap = max(overlap, len(p)-1)
 	}
-	buf := make([]byte, tailBlock)
+	buf := make([]byte, blockSize)
 	var carry []byte // head of the partial record after the block read last
 	var marks uint
 	partial := false // carry holds bytes of a record not emitted yet
@@ -282,29 +285,24 @@ func (h Host) compressionComing(p payload) bool {
 func canSplit(f io.ReaderAt, size int64) bool {
 	prompts := 0
 	possible := false
-	seenMessage := false
+	resumed := false // a header seen, records after it: a resume if any come before it
 	_ = scanBack(f, size, tailLimit, nil, func(l *tailLine) bool {
 		switch kindOf(l.head) {
 		case recUser:
 			if isPromptHead(l.head) {
 				prompts++
 			}
-			seenMessage = true
+			possible = possible || resumed
 		case recGemini:
-			seenMessage = true
+			possible = possible || resumed
 		case recMessages:
-			// A rebuilt history that holds model turns: a resume or an
-			// earlier compression left history before the latest prompt.
-			if seenMessage && bytes.Contains(l.head, []byte(`"type":"gemini"`)) {
-				possible = true
-			}
+			// A restated history that holds model turns (a resume, an
+			// earlier compression): there is history before the prompt.
+			possible = possible || bytes.Contains(l.head, []byte(`"type":"gemini"`))
 		case recHeader:
-			// A resume: the history before it is there to compress.
-			possible = possible || seenMessage
+			resumed = true
 		}
-		if prompts >= 2 {
-			possible = true
-		}
+		possible = possible || prompts >= 2
 		return !possible
 	})
 	return possible
