@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Response is one scripted model reply: plain text, or one function call.
@@ -45,6 +46,7 @@ type Request struct {
 	Body        []byte // the raw body
 	Compression bool   // one of the compression's calls (a <state_snapshot> is asked for)
 	Utility     bool   // a non-streaming call that is not compression (router, checks)
+	At          time.Time // when it arrived
 }
 
 // Main reports whether the request is a main-loop model call, the ones the
@@ -130,11 +132,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	m := modelPath.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodPost || m == nil {
-		s.record(Request{Path: r.URL.RequestURI(), Body: raw})
+		s.record(Request{Path: r.URL.RequestURI(), Body: raw, At: time.Now()})
 		http.Error(w, "{}", http.StatusNotFound)
 		return
 	}
-	req := Request{Path: r.URL.RequestURI(), Model: m[1], Method: m[2], Body: raw}
+	req := Request{Path: r.URL.RequestURI(), Model: m[1], Method: m[2], Body: raw, At: time.Now()}
 	var b body
 	_ = json.Unmarshal(raw, &b)
 	req.Compression = req.Method != "countTokens" && strings.Contains(string(b.SystemInstruction), "state_snapshot")
