@@ -39,13 +39,13 @@ func Tool(name string, args map[string]any) Response {
 
 // Request is one request the client sent, as received.
 type Request struct {
-	N           int    // 1-based arrival order
-	Path        string // URL path and query
-	Model       string // the model named in the path
-	Method      string // streamGenerateContent, generateContent, countTokens, …
-	Body        []byte // the raw body
-	Compression bool   // one of the compression's calls (a <state_snapshot> is asked for)
-	Utility     bool   // a non-streaming call that is not compression (router, checks)
+	N           int       // 1-based arrival order
+	Path        string    // URL path and query
+	Model       string    // the model named in the path
+	Method      string    // streamGenerateContent, generateContent, countTokens, …
+	Body        []byte    // the raw body
+	Compression bool      // one of the compression's calls (a <state_snapshot> is asked for)
+	Utility     bool      // a non-streaming call that is not compression (router, checks)
 	At          time.Time // when it arrived
 }
 
