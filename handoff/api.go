@@ -66,6 +66,9 @@ type Handoff struct {
 	Errors     []string
 	Prompts    []string
 	LedgerPath string // relative to the repository root
+	// NewDecisions are the decisions (their text) that the previous
+	// handoff of the work stream did not list; rendering marks them.
+	NewDecisions []string
 }
 
 // ErrNoHandoff reports that a session has no handoff yet.

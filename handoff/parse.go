@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,9 @@ type metaYAML struct {
 	Trigger      string `yaml:"trigger"`
 	Reason       string `yaml:"reason"`
 	AgentSession string `yaml:"agent_session"`
+	Agent        string `yaml:"agent"`
+	Model        string `yaml:"model"`
+	Tokens       string `yaml:"tokens"` // read as text: an odd value is ignored, not an error
 	Branch       string `yaml:"branch"`
 	Commit       string `yaml:"commit"`
 	Dirty        int    `yaml:"dirty"`
@@ -54,8 +58,11 @@ func Parse(src []byte) (*Parsed, error) {
 			return nil, fmt.Errorf("handoff front matter: %w", err)
 		}
 		p.Meta = Meta{Session: m.Session, Event: m.Event, Trigger: m.Trigger, Reason: m.Reason,
-			AgentSession: m.AgentSession, Branch: m.Branch, Commit: m.Commit, Dirty: m.Dirty,
+			AgentSession: m.AgentSession, Agent: m.Agent, Model: m.Model, Branch: m.Branch, Commit: m.Commit, Dirty: m.Dirty,
 			Author: m.Author, Version: m.Version}
+		if n, err := strconv.Atoi(m.Tokens); err == nil && n > 0 {
+			p.Meta.Tokens = n
+		}
 		if m.Created != "" {
 			t, err := time.Parse(time.RFC3339, m.Created)
 			if err != nil {

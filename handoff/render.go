@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -63,16 +64,40 @@ type list struct {
 }
 
 type decisions struct {
-	Items  []ledger.Decision
+	Items  []decision
 	Before int
+}
+
+// decision is one decision as the template sees it; New marks one the
+// previous handoff of the work stream did not list.
+type decision struct {
+	Decision, Why, Date string
+	New                 bool
+}
+
+// NewMark ends the line of a decision new since the previous handoff.
+const NewMark = " (new)"
+
+// DecisionLine is the line the default template writes for d, without
+// NewMark: how a later handoff tells whether d was listed.
+func DecisionLine(d ledger.Decision) string {
+	s := "- " + itemText(d.Decision)
+	if why := itemText(d.Why); why != "" {
+		s += " (why: " + why + ")"
+	}
+	if date := itemText(d.Date); date != "" {
+		s += ", " + date
+	}
+	return s
 }
 
 // view is the data the template renders: h with every text made safe for
 // its place (one-line items, no stray section headings).
 type view struct {
 	Session, Created, Event, Trigger, Reason, AgentSession string
+	Agent, Model                                           string
 	Branch, Commit, Author, Version                        string
-	Dirty                                                  int
+	Dirty, Tokens                                          int
 	Summary, Goal, Now                                     string
 	Done, Next, Files, Commands, Errors, Prompts           *list
 	Decisions                                              *decisions
@@ -82,20 +107,22 @@ type view struct {
 func newView(h *Handoff) *view {
 	v := &view{
 		Session: h.Session, Created: h.Created.UTC().Format(CreatedLayout), Event: h.Event,
-		Trigger: h.Trigger, Reason: h.Reason, AgentSession: h.AgentSession, Branch: h.Branch,
+		Trigger: h.Trigger, Reason: h.Reason, AgentSession: h.AgentSession, Agent: h.Agent, Model: h.Model,
+		Tokens: h.Tokens, Branch: h.Branch,
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
 		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),
 		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
 		Commands: newList(h.Commands, false), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
 		LedgerPath: h.LedgerPath,
 	}
-	var ds []ledger.Decision
+	var ds []decision
 	for _, d := range h.Decisions {
+		isNew := slices.Contains(h.NewDecisions, d.Decision)
 		d.Decision = itemText(d.Decision)
 		d.Why = itemText(d.Why)
 		d.Date = itemText(d.Date)
 		if d.Decision != "" {
-			ds = append(ds, d)
+			ds = append(ds, decision{Decision: d.Decision, Why: d.Why, Date: d.Date, New: isNew})
 		}
 	}
 	if len(ds) > 0 {
@@ -132,7 +159,8 @@ func (v *view) execute(t *template.Template) ([]byte, error) {
 func (v *view) forTemplate() map[string]any {
 	m := map[string]any{
 		"Session": v.Session, "Created": v.Created, "Event": v.Event, "Trigger": v.Trigger,
-		"Reason": v.Reason, "AgentSession": v.AgentSession, "Branch": v.Branch, "Commit": v.Commit,
+		"Reason": v.Reason, "AgentSession": v.AgentSession, "Agent": v.Agent, "Model": v.Model, "Tokens": v.Tokens,
+		"Branch": v.Branch, "Commit": v.Commit,
 		"Author": v.Author, "Version": v.Version, "Dirty": v.Dirty, "Summary": v.Summary,
 		"Goal": v.Goal, "Now": v.Now, "LedgerPath": v.LedgerPath,
 	}

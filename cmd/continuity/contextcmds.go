@@ -1,157 +1,154 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/hookio"
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/ledger"
 )
 
-var sources = map[string]bool{"startup": true, "resume": true, "clear": true, "compact": true, "fork": true}
-
 func newContextCmd(a *app) *cobra.Command {
-	var source, session, name string
+	var source, id, name, agent string
 	c := &cobra.Command{
 		Use:   "context",
-		Short: "Print exactly what SessionStart would inject",
-		Long: `Print exactly the text the SessionStart hook would inject into the model's context for a
-session started with --source (startup, resume, clear, compact, fork). --json prints the hook's
-whole JSON output (byte for byte what the hook prints) instead.`,
+		Short: "Print exactly what a session start would inject",
+		Long: `Print exactly the text the session start hook would inject into the model's context for a
+session started with --source (startup, resume, clear, compact, fork), for the host --agent
+(its size limit and unit). --json prints the hook's whole JSON output (byte for byte what the
+hook prints) instead.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !sources[source] {
-				return usageError{fmt.Errorf("--source must be one of startup, resume, clear, compact, fork; got %q", source)}
+			if !slices.Contains(session.Sources, source) {
+				return usageError{fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
 			}
-			p, err := a.project()
+			h, err := hostNamed(agent)
 			if err != nil {
 				return err
 			}
-			if name == "" {
-				if name, err = a.activeName(p); err != nil {
-					return err
-				}
-			} else if err := project.CheckName(name); err != nil {
-				return usageError{err}
+			p, name, err := a.projectAndLedger(name)
+			if err != nil {
+				return err
 			}
+			inj, err := session.Context(p, a.env(h), name, source, id)
 			if a.json {
-				out, problem := sessionStartOutput(p, name, source, session, a.now())
-				if problem != "" {
-					fmt.Fprintf(a.errw, "continuity: %s\n", problem)
+				ans := host.Answer{Context: inj.Text, Message: inj.Message}
+				if errors.Is(err, ledger.ErrNotFound) {
+					ans = host.Answer{Context: inject.NoLedger()}
+				} else if inj.Problem != "" {
+					fmt.Fprintf(a.errw, "continuity: %s\n", inj.Problem)
 				}
-				return hookio.Write(a.out, out)
-			}
-			in, err := contextInput(p, name, source, session, a.now())
-			if err != nil && in.Ledger == nil && in.LedgerRaw == nil {
+				out, err := h.Encode(host.Event{Kind: host.Start, Source: source, SessionID: id}, ans)
+				if err == nil {
+					_, err = a.out.Write(out)
+				}
 				return err
 			}
-			if err != nil {
-				fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
-			}
-			fmt.Fprintln(a.out, renderContext(p, in))
-			return nil
+			return printInjection(a, inj, err)
 		},
 	}
 	c.Flags().StringVar(&source, "source", "startup", "the session's source: startup, resume, clear, compact or fork")
-	c.Flags().StringVar(&session, "session", "", "the agent session id (for --source compact: its fresh handoff)")
+	c.Flags().StringVar(&id, "session", "", "the agent session id (for --source compact: its fresh handoff)")
 	c.Flags().StringVarP(&name, "ledger", "l", "", "this ledger instead of the active one")
+	c.Flags().StringVar(&agent, "agent", "", "the host: "+hostNames()+" (default "+hosts[0].Name()+")")
 	return c
 }
 
-func firstLine(err error) string {
-	s := err.Error()
-	for i := range s {
-		if s[i] == '\n' {
-			return s[:i]
-		}
+// projectAndLedger opens the project and checks the named ledger, or
+// finds the active one when name is "".
+func (a *app) projectAndLedger(name string) (*project.Project, string, error) {
+	p, err := a.project()
+	if err != nil {
+		return nil, "", err
 	}
+	if name == "" {
+		name, err = a.activeName(p)
+		return p, name, err
+	}
+	if err := project.CheckName(name); err != nil {
+		return nil, "", usageError{err}
+	}
+	return p, name, nil
+}
+
+// printInjection prints an injection's text; a ledger that could not be
+// read at all is an error, one that did not parse a line on stderr.
+func printInjection(a *app, inj session.Injection, err error) error {
+	if err != nil && inj.Input.Ledger == nil && inj.Input.LedgerRaw == nil {
+		return err
+	}
+	if err != nil {
+		fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
+	}
+	fmt.Fprintln(a.out, inj.Text)
+	return nil
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
 }
 
+// loadLedger reads and parses a ledger; a missing one is (nil, nil, nil).
+func loadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error) {
+	return session.LoadLedger(p, name)
+}
+
 func newHandoffCmd(a *app) *cobra.Command {
-	var transcript, name string
+	var transcript, name, agent string
 	c := &cobra.Command{
 		Use:   "handoff",
 		Short: "Write a handoff now, from a transcript (the latest of this project by default)",
 		Long: `Write a handoff now for the active ledger (or --ledger), from --transcript or else the
-newest Claude Code transcript of this project ($CLAUDE_CONFIG_DIR or ~/.claude, projects/<dir>/).`,
+newest transcript the host (--agent) keeps for this project (Claude Code: $CLAUDE_CONFIG_DIR
+or ~/.claude, projects/<dir>/).`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := a.project()
+			h, err := hostNamed(agent)
 			if err != nil {
 				return err
 			}
-			if name == "" {
-				if name, err = a.activeName(p); err != nil {
-					return err
-				}
-			} else if err := project.CheckName(name); err != nil {
-				return usageError{err}
+			p, name, err := a.projectAndLedger(name)
+			if err != nil {
+				return err
 			}
+			e := a.env(h)
 			if transcript == "" {
-				transcript = latestTranscript(a, p.Root)
-				if transcript == "" {
+				if transcript = session.LatestTranscript(e, p.Root); transcript == "" {
 					fmt.Fprintln(a.errw, "continuity: no transcript of this project found; the handoff holds the ledger and git facts only")
 				}
 			}
-			// Claude Code names a transcript after its session.
-			session := strings.TrimSuffix(filepath.Base(transcript), ".jsonl")
-			if transcript == "" || session == filepath.Base(transcript) {
-				session = ""
-			}
-			rel, _, err := writeHandoff(a, p, handoffRequest{Name: name, Event: "manual", Transcript: transcript, AgentSession: session}, a.now())
-			if err != nil && rel == "" {
+			w, err := session.WriteHandoff(p, e, session.Request{Name: name, Event: "manual", Transcript: transcript,
+				AgentSession: session.SessionOf(transcript)})
+			if err != nil && w.Path == "" {
 				return err
 			}
 			if err != nil {
 				fmt.Fprintf(a.errw, "continuity: %v\n", err)
 			}
-			if a.json {
-				return writeJSON(a.out, map[string]string{"path": rel, "transcript": transcript})
+			if w.Path == "" { // the same as this session's last handoff
+				fmt.Fprintf(a.errw, "continuity: %s\n", w.Message)
 			}
-			fmt.Fprintf(a.out, "wrote %s\n", rel)
+			if a.json {
+				return writeJSON(a.out, map[string]string{"path": w.Path, "transcript": transcript})
+			}
+			if w.Path != "" {
+				fmt.Fprintf(a.out, "wrote %s\n", w.Path)
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&transcript, "transcript", "", "the transcript (JSONL) to read")
 	c.Flags().StringVarP(&name, "ledger", "l", "", "write it for this ledger instead of the active one")
+	c.Flags().StringVar(&agent, "agent", "", "the host whose transcript it is: "+hostNames()+" (default "+hosts[0].Name()+")")
 	return c
-}
-
-var nonAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9]`) })
-
-// latestTranscript finds the newest transcript Claude Code keeps for root.
-func latestTranscript(a *app, root string) string {
-	cfg := a.getenv("CLAUDE_CONFIG_DIR")
-	if cfg == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		cfg = filepath.Join(home, ".claude")
-	}
-	dir := filepath.Join(cfg, "projects", nonAlnum().ReplaceAllString(root, "-"))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	var best string
-	var bestT int64
-	for _, e := range ents {
-		if filepath.Ext(e.Name()) != ".jsonl" || !e.Type().IsRegular() {
-			continue
-		}
-		if info, err := e.Info(); err == nil && info.ModTime().UnixNano() > bestT {
-			best, bestT = filepath.Join(dir, e.Name()), info.ModTime().UnixNano()
-		}
-	}
-	return best
 }
 
 func newResumeCmd(a *app) *cobra.Command {
@@ -166,24 +163,23 @@ the context a new session would get: the ledger and its latest handoff.`,
 			if err != nil {
 				return err
 			}
-			var name string
-			if len(args) == 1 {
-				if err := runUse(a, args[0]); err != nil {
+			e := a.env(hosts[0])
+			if len(args) == 0 {
+				name, err := a.activeName(p)
+				if err != nil {
 					return err
 				}
-				name = args[0]
-			} else if name, err = a.activeName(p); err != nil {
-				return err
+				inj, err := session.Context(p, e, name, "startup", "")
+				return printInjection(a, inj, err)
 			}
-			in, err := contextInput(p, name, "startup", "", a.now())
-			if err != nil && in.Ledger == nil && in.LedgerRaw == nil {
-				return err
+			inj, err := session.Resume(p, e, args[0])
+			if errors.Is(err, project.ErrBadName) {
+				return usageError{err}
 			}
-			if err != nil {
-				fmt.Fprintf(a.errw, "continuity: %v\n", firstLine(err))
+			if err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil {
+				fmt.Fprintf(a.out, "active ledger: %s\n", inj.Input.LedgerPath)
 			}
-			fmt.Fprintln(a.out, renderContext(p, in))
-			return nil
+			return printInjection(a, inj, err)
 		},
 	}
 }

@@ -735,6 +735,14 @@ func TestHardeningHandoffCollisions(t *testing.T) {
 	e := newHEnvAt(t, bin, transcriptTemplate(t), filepath.Join(t.TempDir(), "home~dev"))
 	const n = 15
 	for i := range n {
+		// Each with a new prompt: a handoff equal to the session's
+		// previous one is not written again.
+		f, err := os.OpenFile(e.transcript, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"step %d\"},\"uuid\":\"u-%d\"}\n", i, i)
+		f.Close()
 		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e), nil, 10*time.Second)
 		if code != 0 || len(stdout) != 0 || len(stderr) != 0 {
 			t.Fatalf("run %d: exit %d, stdout %q, stderr %q", i, code, stdout, stderr)

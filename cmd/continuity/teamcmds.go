@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/session"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -186,7 +186,7 @@ a day.`,
 			if err != nil {
 				return err
 			}
-			removed, err := prune(p, a.now(), dryRun)
+			removed, err := session.Prune(p, a.now(), dryRun)
 			if a.json {
 				if removed == nil {
 					removed = []string{}
@@ -220,76 +220,4 @@ a day.`,
 	}
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be removed, remove nothing")
 	return c
-}
-
-// staleTempAge is how old a temporary file or directory must be before prune
-// removes it: far longer than any write takes.
-const staleTempAge = time.Hour
-
-// prune removes local state by age and count. It only ever looks inside the
-// project's state directory. Failures do not stop it; the first is returned.
-func prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
-	days, max := p.Config.Retention.Days, p.Config.Retention.Max
-	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
-	var removed []string
-	var first error
-	fail := func(err error) {
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	// Agent sessions: by age, then by count (newest kept).
-	type entry struct {
-		path string
-		mod  time.Time
-	}
-	var sessions []entry
-	if ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions")); err == nil {
-		for _, e := range ents {
-			if info, err := e.Info(); err == nil && !e.IsDir() {
-				sessions = append(sessions, entry{filepath.Join(p.StateDir, "sessions", e.Name()), info.ModTime()})
-			}
-		}
-	}
-	sort.Slice(sessions, func(i, j int) bool { return sessions[i].mod.After(sessions[j].mod) })
-	for i, s := range sessions {
-		if (days > 0 && s.mod.Before(cutoff)) || (max > 0 && i >= max) {
-			if !dryRun {
-				if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					fail(err)
-					continue
-				}
-			}
-			removed = append(removed, s.path)
-		}
-	}
-	// Temporary files and directories under the locks. Lock files are left
-	// alone, even unlocked ones: a writer may open one just before the
-	// unlink and lock it just after, while the next writer creates and
-	// locks a new file at that path, and both would go ahead.
-	lockDir := p.StateOptions().LockDir
-	if strings.HasPrefix(lockDir, p.StateDir+string(filepath.Separator)) { // never outside local state
-		tmp, err := safefile.RemoveStaleTemp(lockDir, now.Add(-staleTempAge), dryRun)
-		removed = append(removed, tmp...)
-		fail(err)
-	}
-	if !dryRun {
-		stamp := filepath.Join(p.StateDir, "pruned")
-		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fail(fmt.Errorf("local state: %w", err))
-		}
-	}
-	return removed, first
-}
-
-// pruneLazily prunes at most once a day; SessionStart calls it.
-func pruneLazily(p *project.Project, now time.Time) {
-	info, err := os.Stat(filepath.Join(p.StateDir, "pruned"))
-	if err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
-		return
-	}
-	if _, err := os.Stat(p.StateDir); err != nil {
-		return
-	}
-	_, _ = prune(p, now, false)
 }

@@ -1,27 +1,34 @@
-// Package inject renders the context continuity gives the model at
-// SessionStart: the active ledger and the latest handoff, shaped by the
+// Package inject renders the context continuity gives the model when a
+// session starts: the active ledger and the latest handoff, shaped by the
 // session's source and cut by priority to stay under the host's size limit.
-// It is the program's one renderer for injected context.
+// It is the program's one renderer for injected context; its wording lives
+// in templates/context.txt.tmpl.
 package inject
 
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/templates"
 )
 
-// DefaultBudget is the default size limit in characters. Claude Code replaces
-// additionalContext of 10,000 characters or more with a short preview.
+// DefaultBudget is the default size limit, a little under the hosts'
+// 10,000 cliff (Claude Code counts characters, Codex bytes): past it the
+// host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted: anything at or over the host's
-// 10,000-character cliff would be cut off by the host.
+// MaxBudget is the largest budget accepted: anything at or over a host's
+// 10,000 cliff would be cut off by the host.
 const MaxBudget = 9900
 
-// Input is what a SessionStart injection is made from.
+// Input is what an injection is made from.
 type Input struct {
 	Source        string         // startup, resume, clear, compact, fork ("" = startup)
 	Name          string         // work stream name
@@ -32,13 +39,19 @@ type Input struct {
 	Handoff       *handoff.Parsed
 	HandoffPath   string // relative to the repository root
 	Now           time.Time
-	Budget        int           // characters; 0 = DefaultBudget
+	Budget        int           // in Unit; 0 = DefaultBudget
+	Unit          host.Unit     // what Budget counts (host.Runes: characters as Claude Code counts them)
 	Policy        string        // full, short or none; "" = by source (resume and fork short)
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
+	Host          string        // the host reading it: a handoff another host wrote names its writer
+	Refresh       bool          // the short refresh after a compaction (goal, now, next)
 }
 
 // Short reports whether the injection is a short refresh (goal, now, next).
 func (in Input) Short() bool {
+	if in.Refresh {
+		return true
+	}
 	if in.Policy != "" {
 		return in.Policy == "short"
 	}
@@ -59,9 +72,52 @@ func Length(s string) int {
 	return n
 }
 
+// Size is s's size in unit u: bytes for host.Bytes, else Length.
+func Size(s string, u host.Unit) int {
+	if u == host.Bytes {
+		return len(s)
+	}
+	return Length(s)
+}
+
+// wording is the parsed templates/context.txt.tmpl.
+var wording = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("context").Parse(templates.Read("context.txt.tmpl")))
+})
+
+// say renders one piece of the wording.
+func say(name string, data any) string {
+	var b strings.Builder
+	if err := wording().ExecuteTemplate(&b, name, data); err != nil {
+		panic("inject: template " + name + ": " + err.Error()) // the embedded template is tested
+	}
+	return b.String()
+}
+
 // NoLedger is the one-line hint injected when the project has no ledger.
-func NoLedger() string {
-	return "continuity: this repository has no ledger yet; `continuity new NAME --goal TEXT` starts one, and the hooks then keep it and the handoffs current."
+func NoLedger() string { return say("no-ledger", nil) }
+
+// NoLedgerMessage is the line shown to the person when the project has no ledger.
+func NoLedgerMessage() string { return say("no-ledger-message", nil) }
+
+// Message is the one line shown to the person beside the injection.
+func Message(in Input) string {
+	data := map[string]string{"Name": in.Name, "LedgerPath": in.LedgerPath, "Problem": in.LedgerProblem, "Now": "", "Handoff": ""}
+	if in.Ledger != nil {
+		data["Now"] = cutRunes(oneLine(in.Ledger.Now), 80)
+	}
+	if in.HandoffPath != "" {
+		data["Handoff"] = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
+	}
+	return say("message", data)
+}
+
+// cutRunes cuts s to n runes, the last one "…" when cut.
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 type block struct {
@@ -72,7 +128,7 @@ type block struct {
 	more  string   // where the rest is, for the cut line
 }
 
-// Render returns the text to inject, at most in.Budget characters.
+// Render returns the text to inject, at most in.Budget long in in.Unit.
 func Render(in Input) string {
 	budget := in.Budget
 	if budget <= 0 {
@@ -81,20 +137,18 @@ func Render(in Input) string {
 	if budget > MaxBudget {
 		budget = MaxBudget
 	}
+	m := measure(in.Unit)
 	source := in.Source
 	if source == "" {
 		source = "startup"
 	}
-	header := fmt.Sprintf("continuity: the ledger of work stream %q (%s), restored at session start (%s).", in.Name, in.LedgerPath, source)
-	if l := in.Ledger; l != nil && l.Updated != "" {
-		header = strings.TrimSuffix(header, ".") + fmt.Sprintf("; last updated %s.", l.Updated)
+	updated := ""
+	if in.Ledger != nil {
+		updated = in.Ledger.Updated
 	}
-	footer := []string{"The ledger is kept with the continuity CLI: `continuity now TEXT`, `continuity done TEXT` (also drops it from next), `continuity next TEXT`, `continuity question TEXT`, `continuity decide TEXT --why TEXT`."}
-	files := "Full files: " + in.LedgerPath
-	if in.HandoffPath != "" {
-		files += " (ledger), " + in.HandoffPath + " (latest handoff)"
-	}
-	footer = append(footer, files+".")
+	header := say("header", map[string]any{"Name": in.Name, "LedgerPath": in.LedgerPath, "Source": source,
+		"Refresh": in.Refresh, "Updated": updated})
+	footer := []string{say("cli", nil), say("files", map[string]string{"LedgerPath": in.LedgerPath, "HandoffPath": in.HandoffPath})}
 
 	var blocks []block
 	short := in.Short()
@@ -129,30 +183,26 @@ func Render(in Input) string {
 			)
 		}
 	default:
-		msg := "The ledger could not be read"
-		if in.LedgerProblem != "" {
-			msg += ": " + in.LedgerProblem
-		}
-		blocks = append(blocks, block{title: "Problem", text: msg + ". Its text as it stands:"},
+		blocks = append(blocks, block{title: "Problem", text: say("problem", in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
 			blocks = append(blocks, handoffBlock(in))
 		}
 	}
 
-	fixed := Length(header) + 4
+	fixed := m.size(header) + 4
 	for _, f := range footer {
-		fixed += Length(f) + 1
+		fixed += m.size(f) + 1
 	}
 	left := budget - fixed
 	var parts []string
 	for _, b := range blocks {
-		s, ok := b.render(left)
+		s, ok := b.render(left, m)
 		if !ok {
 			continue
 		}
 		parts = append(parts, s)
-		left -= Length(s) + 1
+		left -= m.size(s) + 1
 	}
 	out := header + "\n\n"
 	if len(parts) > 0 {
@@ -181,13 +231,16 @@ func handoffBlock(in Input) block {
 	if h == nil {
 		return block{}
 	}
-	title := "Latest handoff"
-	if d := in.Now.Sub(h.Meta.Created); in.StaleAfter > 0 && !h.Meta.Created.IsZero() && d > in.StaleAfter {
-		title = "Latest handoff, stale"
+	m := h.Meta
+	if m.Agent == in.Host {
+		m.Agent = "" // named only when another agent wrote it
 	}
-	if by := Byline(h.Meta, in.Now); by != "" {
-		title += " (" + by + ")"
+	tokens := ""
+	if m.Tokens > 0 {
+		tokens = Tokens(m.Tokens)
 	}
+	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
+	title := say("handoff-title", map[string]any{"Stale": stale, "Byline": Byline(m, in.Now), "Tokens": tokens})
 	text := strings.TrimSpace(h.Sections["Summary"])
 	if text == "" {
 		text = "(no summary)"
@@ -195,33 +248,33 @@ func handoffBlock(in Input) block {
 	return block{title: title, text: text}
 }
 
-// Byline says who wrote a handoff, when and where: "pre-compact by Kim,
-// 3 h ago on feature/auth".
+// Tokens renders a count of tokens the way people say it: "812", "153k".
+func Tokens(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%dk", (n+500)/1000)
+}
+
+// Byline says who wrote a handoff, when and where: "pre-compact from Codex
+// by Kim, 3 h ago on feature/auth" (the agent's title when m.Agent is set).
 func Byline(m handoff.Meta, now time.Time) string {
-	var parts []string
-	if m.Event != "" {
-		parts = append(parts, m.Event)
-	}
-	if m.Author != "" {
-		parts = append(parts, "by "+m.Author)
-	}
-	s := strings.Join(parts, " ")
+	when := ""
 	if !m.Created.IsZero() && !now.IsZero() {
-		if s != "" {
-			s += ", "
-		}
 		if d := now.Sub(m.Created); d < -time.Minute {
 			// A clock ahead (another machine's) or a hand-edited date:
 			// say so rather than call it recent.
-			s += "dated " + m.Created.UTC().Format("2006-01-02 15:04") + " UTC, in the future"
+			when = "dated " + m.Created.UTC().Format("2006-01-02 15:04") + " UTC, in the future"
 		} else {
-			s += Age(d) + " ago"
+			when = Age(d) + " ago"
 		}
 	}
-	if m.Branch != "" {
-		s += " on " + m.Branch
+	agent := ""
+	if m.Agent != "" {
+		agent = host.TitleOf(m.Agent)
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(say("byline", map[string]string{"Event": m.Event, "Agent": agent, "Author": m.Author,
+		"When": when, "Branch": m.Branch}))
 }
 
 // Age renders a duration the way a person says it: "5 min", "3 h", "2 days".
@@ -240,9 +293,37 @@ func Age(d time.Duration) string {
 
 const itemCap = 400
 
-// render returns the block's text if any of it fits in room characters,
-// cutting lists by items and prose at a character boundary.
-func (b block) render(room int) (string, bool) {
+// measure sizes text in a host's unit.
+type measure host.Unit
+
+func (m measure) size(s string) int { return Size(s, host.Unit(m)) }
+
+// truncate cuts s to at most n (in m's unit), ending in "…" when cut.
+func (m measure) truncate(s string, n int) string {
+	if m.size(s) <= n {
+		return s
+	}
+	room := n - m.size("…")
+	c := 0
+	for i, r := range s {
+		w := 1
+		switch {
+		case host.Unit(m) == host.Bytes:
+			w = utf8.RuneLen(r)
+		case r >= 0x10000:
+			w = 2
+		}
+		if c+w > room {
+			return s[:i] + "…"
+		}
+		c += w
+	}
+	return s
+}
+
+// render returns the block's text if any of it fits in room, cutting
+// lists by items and prose at a character boundary.
+func (b block) render(room int, m measure) (string, bool) {
 	if b.title == "" || room <= len(b.title)+8 {
 		return "", false
 	}
@@ -256,20 +337,20 @@ func (b block) render(room int) (string, bool) {
 			sep = ":\n"
 		}
 		head := b.title + sep
-		if Length(head)+Length(text) <= room {
+		if m.size(head)+m.size(text) <= room {
 			return head + text, true
 		}
 		const cut = " … (cut here)"
-		n := room - Length(head) - Length(cut)
+		n := room - m.size(head) - m.size(cut)
 		if n < 40 {
 			return "", false
 		}
-		return head + truncate(text, n) + cut, true
+		return head + m.truncate(text, n) + cut, true
 	}
 	var items []string
 	for _, it := range b.items {
 		if it = strings.TrimSpace(it); it != "" {
-			items = append(items, "- "+truncate(oneLine(it), itemCap))
+			items = append(items, "- "+m.truncate(oneLine(it), itemCap))
 		}
 	}
 	if len(items) == 0 {
@@ -277,22 +358,22 @@ func (b block) render(room int) (string, bool) {
 	}
 	head := b.title + ":"
 	full := head + "\n" + strings.Join(items, "\n")
-	if Length(full) <= room {
+	if m.size(full) <= room {
 		return full, true
 	}
 	// Keep as many items as fit, plus a line counting the rest.
 	var kept []string
-	used := Length(head) + 40
+	used := m.size(head) + 40
 	order := items
 	if b.keep < 0 {
 		order = reverse(items)
 	}
 	for _, it := range order {
-		if used+Length(it)+1 > room {
+		if used+m.size(it)+1 > room {
 			break
 		}
 		kept = append(kept, it)
-		used += Length(it) + 1
+		used += m.size(it) + 1
 	}
 	if len(kept) == 0 {
 		return "", false
@@ -308,25 +389,6 @@ func (b block) render(room int) (string, bool) {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// truncate cuts s to at most n characters (as counted by Length).
-func truncate(s string, n int) string {
-	if Length(s) <= n {
-		return s
-	}
-	c := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if c+w > n-1 {
-			return s[:i] + "…"
-		}
-		c += w
-	}
-	return s
 }
 
 func reverse(s []string) []string {

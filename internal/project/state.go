@@ -84,6 +84,9 @@ type Session struct {
 	HandoffHash string    `json:"handoff_hash,omitempty"` // fingerprint of its content, to skip repeats
 	Updated     time.Time `json:"updated"`
 	Runs        []Run     `json:"runs,omitempty"` // most recent last, bounded
+	// HandoffContent fingerprints what the last handoff said apart from its
+	// time: an equal one is not written again.
+	HandoffContent string `json:"handoff_content,omitempty"`
 }
 
 // sessionFile maps an agent session id to its state file; an id that is not

@@ -1,24 +1,17 @@
-// Package hookio is the Claude Code hook protocol: decoding the payload a hook
-// receives on stdin, whatever its shape, and encoding the one JSON object it
-// may print on stdout.
-package hookio
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 )
 
-// MaxPayload bounds how much of stdin is read; larger payloads are refused.
-const MaxPayload = 4 << 20
-
-// Payload holds the fields continuity uses. Unknown fields are ignored; a
-// field of the wrong type reads as empty.
-type Payload struct {
+// payload holds the fields of a Claude Code hook payload that continuity
+// uses. Unknown fields are ignored; a field of the wrong type reads as empty.
+type payload struct {
 	SessionID          string
 	TranscriptPath     string
 	Cwd                string
@@ -30,32 +23,20 @@ type Payload struct {
 	Reason             string // SessionEnd
 }
 
-// ErrEmpty reports an empty payload.
-var ErrEmpty = errors.New("empty payload")
+// errEmpty reports an empty payload.
+var errEmpty = errors.New("empty payload")
 
-// Read reads and decodes one payload from r.
-func Read(r io.Reader) (Payload, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
-	if err != nil {
-		return Payload{}, fmt.Errorf("read payload: %w", err)
-	}
-	if len(data) > MaxPayload {
-		return Payload{}, fmt.Errorf("payload larger than %d MiB", MaxPayload>>20)
-	}
-	return Decode(data)
-}
-
-// Decode decodes a payload. It fails only when data is not a JSON object.
-func Decode(data []byte) (Payload, error) {
+// decodePayload decodes a payload. It fails only when data is not a JSON object.
+func decodePayload(data []byte) (payload, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return Payload{}, ErrEmpty
+		return payload{}, errEmpty
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
 		if err == nil {
 			err = errors.New("null")
 		}
-		return Payload{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return payload{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	str := func(key string) string {
 		var s string
@@ -64,7 +45,7 @@ func Decode(data []byte) (Payload, error) {
 		}
 		return ""
 	}
-	return Payload{
+	return payload{
 		SessionID:          str("session_id"),
 		TranscriptPath:     str("transcript_path"),
 		Cwd:                str("cwd"),
@@ -86,8 +67,8 @@ func clean(s string) string {
 	return strings.ReplaceAll(s, "\x00", "")
 }
 
-// SessionStartOutput is the JSON a SessionStart hook prints.
-type SessionStartOutput struct {
+// sessionStartOutput is the JSON a SessionStart hook prints.
+type sessionStartOutput struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
@@ -95,21 +76,20 @@ type SessionStartOutput struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
 }
 
-// SessionStart builds the output that injects context and shows message to the person.
-func SessionStart(context, message string) SessionStartOutput {
-	var o SessionStartOutput
+// sessionStart builds the output that injects context and shows message to the person.
+func sessionStart(context, message string) sessionStartOutput {
+	var o sessionStartOutput
 	o.HookSpecificOutput.HookEventName = "SessionStart"
 	o.HookSpecificOutput.AdditionalContext = context
 	o.SystemMessage = message
 	return o
 }
 
-// Write encodes v as one JSON line on w.
-func Write(w io.Writer, v any) error {
+// encodeLine encodes v as one JSON line.
+func encodeLine(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return append(b, '\n'), nil
 }

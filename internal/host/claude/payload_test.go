@@ -1,9 +1,10 @@
-package hookio
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/continuity-md/continuity/internal/host"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,7 +16,7 @@ import (
 // recordedPayloads returns the payloads recorded from the real client.
 func recordedPayloads(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "payloads", "*.json"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "payloads", "*.json"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("no recorded payloads (%v)", err)
 	}
@@ -32,7 +33,7 @@ func recordedPayloads(tb testing.TB) map[string][]byte {
 
 func TestDecodeRecorded(t *testing.T) {
 	for name, b := range recordedPayloads(t) {
-		p, err := Decode(b)
+		p, err := decodePayload(b)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -61,7 +62,7 @@ func TestDecodeBad(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		err      string // "" for success
-		want     Payload
+		want     payload
 	}{
 		{name: "empty", in: "", err: "empty payload"},
 		{name: "blank", in: " \n\t", err: "empty payload"},
@@ -75,16 +76,16 @@ func TestDecodeBad(t *testing.T) {
 		{name: "empty object", in: `{}`},
 		{name: "wrong types read as empty", in: `{"hook_event_name":1,"cwd":["/"],"session_id":{"a":"b"},"reason":null,"source":true}`},
 		{name: "unknown fields", in: `{"hook_event_name":"SessionEnd","reason":"other","new_field":{"x":[1,2]}}`,
-			want: Payload{Event: "SessionEnd", Reason: "other"}},
+			want: payload{Event: "SessionEnd", Reason: "other"}},
 		{name: "escaped NUL dropped", in: `{"session_id":"a\u0000b","cwd":"/x\u0000/y"}`,
-			want: Payload{SessionID: "ab", Cwd: "/x/y"}},
+			want: payload{SessionID: "ab", Cwd: "/x/y"}},
 		{name: "invalid UTF-8 replaced", in: "{\"session_id\":\"a\xffb\",\"trigger\":\"\xc3\"}",
-			want: Payload{SessionID: "a\uFFFDb", Trigger: "\uFFFD"}},
-		{name: "lone surrogate escape", in: `{"session_id":"\ud800x"}`, want: Payload{SessionID: "\uFFFDx"}},
-		{name: "last duplicate wins", in: `{"cwd":"/a","cwd":"/b"}`, want: Payload{Cwd: "/b"}},
+			want: payload{SessionID: "a\uFFFDb", Trigger: "\uFFFD"}},
+		{name: "lone surrogate escape", in: `{"session_id":"\ud800x"}`, want: payload{SessionID: "\uFFFDx"}},
+		{name: "last duplicate wins", in: `{"cwd":"/a","cwd":"/b"}`, want: payload{Cwd: "/b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Decode([]byte(tc.in))
+			p, err := decodePayload([]byte(tc.in))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q", err, tc.err)
@@ -92,7 +93,7 @@ func TestDecodeBad(t *testing.T) {
 				if strings.Contains(err.Error(), "\n") {
 					t.Errorf("error has more than one line: %q", err)
 				}
-				if p != (Payload{}) {
+				if p != (payload{}) {
 					t.Errorf("payload %+v with the error", p)
 				}
 				return
@@ -105,59 +106,22 @@ func TestDecodeBad(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Decode(nil); !errors.Is(err, ErrEmpty) {
-		t.Errorf("Decode(nil) = %v, want ErrEmpty", err)
+	if _, err := decodePayload(nil); !errors.Is(err, errEmpty) {
+		t.Errorf("decodePayload(nil) = %v, want errEmpty", err)
 	}
 }
-
-func TestReadBounded(t *testing.T) {
-	obj := `{"hook_event_name":"PostCompact","compact_summary":"`
-	exact := obj + strings.Repeat("x", MaxPayload-len(obj)-2) + `"}`
-	if len(exact) != MaxPayload {
-		t.Fatalf("built %d bytes", len(exact))
-	}
-	p, err := Read(strings.NewReader(exact))
-	if err != nil || p.Event != "PostCompact" || len(p.CompactSummary) != MaxPayload-len(obj)-2 {
-		t.Fatalf("a payload of exactly MaxPayload: %v, %d bytes of summary", err, len(p.CompactSummary))
-	}
-	r := &countingReader{r: strings.NewReader(exact + " " + strings.Repeat("y", 30<<20))}
-	if _, err := Read(r); err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") {
-		t.Fatalf("a 34 MB payload: %v", err)
-	}
-	if r.n > MaxPayload+64<<10 {
-		t.Errorf("read %d bytes of an oversized payload, bound is %d", r.n, MaxPayload+1)
-	}
-	if _, err := Read(errReader{}); err == nil || !strings.Contains(err.Error(), "read payload") {
-		t.Errorf("a failing reader: %v", err)
-	}
-}
-
-type countingReader struct {
-	r interface{ Read([]byte) (int, error) }
-	n int
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += n
-	return n, err
-}
-
-type errReader struct{}
-
-func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
 
 func TestWriteOneLine(t *testing.T) {
-	var b bytes.Buffer
-	out := SessionStart("line one\nline \"two\" \x00 \u2028", "hi")
-	if err := Write(&b, out); err != nil {
+	out := sessionStart("line one\nline \"two\" \x00 \u2028", "hi")
+	b, err := Host{}.Encode(host.Event{Kind: host.Start}, host.Answer{Context: out.HookSpecificOutput.AdditionalContext, Message: out.SystemMessage})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Count(b.Bytes(), []byte("\n")) != 1 || !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
-		t.Fatalf("not one line: %q", b.Bytes())
+	if bytes.Count(b, []byte("\n")) != 1 || !bytes.HasSuffix(b, []byte("\n")) {
+		t.Fatalf("not one line: %q", b)
 	}
-	var back SessionStartOutput
-	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+	var back sessionStartOutput
+	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, out) {
@@ -166,12 +130,17 @@ func TestWriteOneLine(t *testing.T) {
 	if back.HookSpecificOutput.HookEventName != "SessionStart" {
 		t.Errorf("event %q", back.HookSpecificOutput.HookEventName)
 	}
-	b.Reset()
-	if err := Write(&b, SessionStart("x", "")); err != nil {
+	b, err = Host{}.Encode(host.Event{Kind: host.Start}, host.Answer{Context: "x"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(b.Bytes(), []byte("systemMessage")) {
-		t.Errorf("an empty message is written: %s", b.Bytes())
+	if bytes.Contains(b, []byte("systemMessage")) {
+		t.Errorf("an empty message is written: %s", b)
+	}
+	for _, k := range []host.Kind{host.BeforeCompact, host.AfterCompact, host.End, host.Ignore} {
+		if b, err := (Host{}).Encode(host.Event{Kind: k}, host.Answer{Context: "x", Message: "y"}); b != nil || err != nil {
+			t.Errorf("kind %d prints %q (%v); only SessionStart prints", k, b, err)
+		}
 	}
 }
 
@@ -187,9 +156,9 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := Decode(data)
+		p, err := decodePayload(data)
 		if err != nil {
-			if p != (Payload{}) {
+			if p != (payload{}) {
 				t.Fatalf("payload %+v with error %v", p, err)
 			}
 			if strings.Contains(err.Error(), "\n") {
@@ -214,7 +183,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := Decode(again)
+		q, err := decodePayload(again)
 		if err != nil || q != p {
 			t.Fatalf("re-encoded payload decodes to %+v (%v), want %+v", q, err, p)
 		}

@@ -1,0 +1,134 @@
+// Package claude is Claude Code as a continuity host: its hook payloads and
+// answers, its transcripts, its settings and its measured limits (see
+// claude-code-facts.md in the design notes).
+package claude
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/transcript"
+)
+
+// Host is Claude Code.
+type Host struct{}
+
+var _ host.Host = Host{}
+
+// Name is the host's name on the command line.
+func (Host) Name() string { return "claude" }
+
+// Title is the host's name for people.
+func (Host) Title() string { return "Claude Code" }
+
+// sessionEndTimeout (seconds) is the SessionEnd timeout Register writes:
+// it covers reading a transcript of hundreds of MB, above the client's
+// default 1.5 s budget for SessionEnd hooks.
+const sessionEndTimeout = 30
+
+// Limits: additionalContext of 10,000 characters and more reaches the model
+// only as a preview; SessionEnd hooks get the timeout Register writes.
+func (Host) Limits() host.Limits {
+	return host.Limits{InjectMax: 10000, InjectUnit: host.Runes, EndBudget: sessionEndTimeout * time.Second}
+}
+
+// Decode turns a Claude Code hook payload into an event.
+func (Host) Decode(payload []byte) (host.Event, error) {
+	pl, err := decodePayload(payload)
+	if err != nil {
+		return host.Event{}, err
+	}
+	ev := host.Event{Name: pl.Event, Source: pl.Source, Trigger: pl.Trigger, Reason: pl.Reason,
+		SessionID: pl.SessionID, Transcript: pl.TranscriptPath, Cwd: pl.Cwd, Summary: pl.CompactSummary}
+	switch pl.Event {
+	case "SessionStart":
+		ev.Kind = host.Start
+	case "PreCompact":
+		ev.Kind = host.BeforeCompact
+	case "PostCompact":
+		ev.Kind = host.AfterCompact
+	case "SessionEnd":
+		ev.Kind = host.End
+	default:
+		ev.Kind = host.Ignore
+	}
+	return ev, nil
+}
+
+// Encode prints SessionStart's answer; the other events print nothing.
+func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
+	if ev.Kind != host.Start || (a.Context == "" && a.Message == "") {
+		return nil, nil
+	}
+	return encodeLine(sessionStart(a.Context, a.Message))
+}
+
+// ProjectDir is CLAUDE_PROJECT_DIR.
+func (Host) ProjectDir(getenv func(string) string) string { return getenv("CLAUDE_PROJECT_DIR") }
+
+// EnvLedger is the variable that names the active ledger to the agent's
+// later shell commands.
+const EnvLedger = "CONTINUITY_LEDGER"
+
+// ExportLedger appends `export CONTINUITY_LEDGER=name` to the file the
+// client sources before each of the agent's shell commands (CLAUDE_ENV_FILE).
+func (Host) ExportLedger(getenv func(string) string, name string) (bool, error) {
+	path := getenv("CLAUDE_ENV_FILE")
+	if path == "" {
+		return false, nil
+	}
+	// Only ever a regular file: opening a FIFO for writing would block
+	// until a reader came, holding the session start forever.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("CLAUDE_ENV_FILE %s: not a regular file", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return false, fmt.Errorf("CLAUDE_ENV_FILE: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("CLAUDE_ENV_FILE %s: not a regular file", path)
+	}
+	if _, err := fmt.Fprintf(f, "export %s=%s\n", EnvLedger, name); err != nil {
+		return false, fmt.Errorf("CLAUDE_ENV_FILE: %w", err)
+	}
+	return true, nil
+}
+
+// NewDecoder returns a decoder of Claude Code transcripts.
+func (Host) NewDecoder(root string, red func(string) string) transcript.Decoder {
+	return newCollector(root, red)
+}
+
+// configDir is CLAUDE_CONFIG_DIR, or ~/.claude.
+func configDir(getenv func(string) string) (string, error) {
+	if cfg := getenv("CLAUDE_CONFIG_DIR"); cfg != "" {
+		return cfg, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the home directory: %w", err)
+	}
+	return filepath.Join(home, ".claude"), nil
+}
+
+// TranscriptDir is where the client keeps the transcripts of sessions in
+// root: projects/<root with every non-alphanumeric character as '-'>.
+func (Host) TranscriptDir(getenv func(string) string, root string) string {
+	cfg, err := configDir(getenv)
+	if err != nil || root == "" {
+		return ""
+	}
+	slug := []byte(root)
+	for i, c := range slug {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			slug[i] = '-'
+		}
+	}
+	return filepath.Join(cfg, "projects", string(slug))
+}

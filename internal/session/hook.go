@@ -1,0 +1,207 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// MaxPayload bounds how much of a hook's stdin is read; larger payloads
+// are refused.
+const MaxPayload = 4 << 20
+
+// ErrEmpty reports an empty payload.
+var ErrEmpty = errors.New("empty payload")
+
+// ReadPayload reads one hook payload from r, at most MaxPayload bytes.
+func ReadPayload(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("read payload: %w", err)
+	}
+	if len(data) > MaxPayload {
+		return nil, fmt.Errorf("payload larger than %d MiB", MaxPayload>>20)
+	}
+	for _, c := range data {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return data, nil
+		}
+	}
+	return nil, ErrEmpty
+}
+
+// Hook is the setting of one hook call.
+type Hook struct {
+	Env
+	Dir    string    // the process's working directory: the project when neither the event nor the host names one
+	Stderr io.Writer // one line per problem, "continuity hook: …"
+	Debug  bool      // say more on Stderr
+}
+
+// Handle acts on one event and returns the answer for the host to encode.
+// It never fails, so the session goes on whatever happens: each problem is
+// one line on Stderr. A project that has not opted in gets nothing and is
+// never written to. Each run is recorded in the agent session's local
+// state (for doctor).
+func (k Hook) Handle(ev host.Event) host.Answer {
+	start := time.Now()
+	switch {
+	case ev.Kind == host.Ignore || ev.Kind == host.TurnEnd:
+		k.debugf("event %q is not one continuity handles", ev.Name)
+		return host.Answer{}
+	case ev.Kind == host.BeforePrompt && !ev.Compacted:
+		return host.Answer{} // the common case: nothing to do, nothing read
+	}
+	p := k.open(ev)
+	if p == nil {
+		return host.Answer{}
+	}
+	var ans host.Answer
+	var msg, stream string
+	var err error
+	switch ev.Kind {
+	case host.Start:
+		ans, msg, stream, err = k.start(p, ev)
+	case host.BeforePrompt:
+		ans, msg, stream, err = k.refresh(p, ev)
+	case host.BeforeCompact:
+		msg, err = k.handoff(p, ev, "pre-compact", false)
+	case host.End:
+		msg, err = k.handoff(p, ev, "session-end", true)
+	case host.AfterCompact:
+		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
+	}
+	run := project.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
+	if err != nil {
+		run.Message = err.Error()
+		k.warnf("%s: %v", ev.Name, err)
+	} else if msg != "" {
+		k.debugf("%s: %s", ev.Name, msg)
+	}
+	if ev.SessionID != "" {
+		if serr := p.UpdateSession(ev.SessionID, k.Now, func(s *project.Session) {
+			s.Runs = append(s.Runs, run)
+			if stream != "" {
+				s.Ledger = stream
+			}
+		}); serr != nil {
+			k.debugf("record run: %v", serr)
+		}
+	}
+	return ans
+}
+
+// open opens the event's project: its cwd, else the directory the host
+// names, else the process's. It returns nil when the hook must do nothing.
+func (k Hook) open(ev host.Event) *project.Project {
+	dir := ev.Cwd
+	if dir != "" && !filepath.IsAbs(dir) {
+		// The host always sends an absolute cwd; a relative one would
+		// resolve against wherever this process happens to run.
+		k.warnf("%s: cwd %q is not an absolute path; nothing done", ev.Name, oneLineCut(dir, 200))
+		return nil
+	}
+	if dir == "" {
+		dir = k.Host.ProjectDir(k.Getenv)
+	}
+	if dir == "" {
+		dir = k.Dir
+	}
+	p, err := project.OpenWith(dir, k.Getenv)
+	if err != nil {
+		k.warnf("%s: %v; nothing done", ev.Name, err)
+		return nil
+	}
+	if p.Config.Disable {
+		return nil
+	}
+	for _, perr := range p.Config.Problems {
+		k.warnf("config: %v (ignored)", perr)
+	}
+	if !p.OptedIn() {
+		k.debugf("%s has no %s and no %s; nothing done (run `continuity init`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
+		return nil
+	}
+	return p
+}
+
+// start gives a starting session its context, exports the active ledger to
+// the agent's shell where the host can, and prunes local state now and then.
+func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, string, error) {
+	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
+	if errors.Is(err, project.ErrNoLedger) {
+		return host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}, "no ledger", "", nil
+	}
+	if err != nil {
+		return host.Answer{}, "", "", err
+	}
+	inj, err := Context(p, k.Env, name, ev.Source, ev.SessionID)
+	if errors.Is(err, ledger.ErrNotFound) {
+		inj = Injection{Text: inject.NoLedger(), Input: inj.Input}
+	}
+	if inj.Text == "" {
+		return host.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
+	}
+	if inj.Problem != "" {
+		k.warnf("%s: %s", ev.Name, inj.Problem)
+	}
+	if project.CheckName(name) == nil {
+		if _, err := k.Host.ExportLedger(k.Getenv, name); err != nil {
+			k.warnf("%v", err)
+		}
+	}
+	PruneLazily(p, k.Now)
+	return host.Answer{Context: inj.Text, Message: inj.Message}, k.injected(inj), name, nil
+}
+
+// refresh reminds the model of goal, now and next after a compaction the
+// host reported before a prompt.
+func (k Hook) refresh(p *project.Project, ev host.Event) (host.Answer, string, string, error) {
+	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
+	if errors.Is(err, project.ErrNoLedger) {
+		return host.Answer{}, "no ledger", "", nil
+	}
+	if err != nil {
+		return host.Answer{}, "", "", err
+	}
+	inj, err := Refresh(p, k.Env, name)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return host.Answer{}, "no ledger " + name, "", nil
+	}
+	if inj.Problem != "" {
+		k.warnf("%s: %s", ev.Name, inj.Problem)
+	}
+	return host.Answer{Context: inj.Text}, k.injected(inj), name, nil
+}
+
+func (k Hook) injected(inj Injection) string {
+	return fmt.Sprintf("injected %d %s", inject.Size(inj.Text, inj.Input.Unit), unitName(inj.Input.Unit))
+}
+
+// handoff writes the handoff of an event that loses context.
+func (k Hook) handoff(p *project.Project, ev host.Event, event string, skipIfSame bool) (string, error) {
+	name, err := streamFor(p, k.Getenv, ev.SessionID)
+	if err != nil {
+		return "", err
+	}
+	w, err := WriteHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
+		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
+	return w.Message, err
+}
+
+func (k Hook) warnf(format string, args ...any) {
+	fmt.Fprintf(k.Stderr, "continuity hook: "+format+"\n", args...)
+}
+
+func (k Hook) debugf(format string, args ...any) {
+	if k.Debug {
+		k.warnf(format, args...)
+	}
+}

@@ -1,0 +1,89 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+)
+
+// staleTempAge is how old a temporary file or directory must be before
+// Prune removes it: far longer than any write takes.
+const staleTempAge = time.Hour
+
+// Prune removes local state by age and count: remembered agent sessions
+// past the project's retention, and temporary files that killed writes
+// left. It only ever looks inside the project's state directory, never at
+// a committed file. Failures do not stop it; the first is returned.
+func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
+	days, max := p.Config.Retention.Days, p.Config.Retention.Max
+	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
+	var removed []string
+	var first error
+	fail := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	// Agent sessions: by age, then by count (newest kept).
+	type entry struct {
+		path string
+		mod  time.Time
+	}
+	var sessions []entry
+	if ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions")); err == nil {
+		for _, e := range ents {
+			if info, err := e.Info(); err == nil && !e.IsDir() {
+				sessions = append(sessions, entry{filepath.Join(p.StateDir, "sessions", e.Name()), info.ModTime()})
+			}
+		}
+	}
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].mod.After(sessions[j].mod) })
+	for i, s := range sessions {
+		if (days > 0 && s.mod.Before(cutoff)) || (max > 0 && i >= max) {
+			if !dryRun {
+				if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					fail(err)
+					continue
+				}
+			}
+			removed = append(removed, s.path)
+		}
+	}
+	// Temporary files and directories under the locks. Lock files are left
+	// alone, even unlocked ones: a writer may open one just before the
+	// unlink and lock it just after, while the next writer creates and
+	// locks a new file at that path, and both would go ahead.
+	lockDir := p.StateOptions().LockDir
+	if strings.HasPrefix(lockDir, p.StateDir+string(filepath.Separator)) { // never outside local state
+		tmp, err := safefile.RemoveStaleTemp(lockDir, now.Add(-staleTempAge), dryRun)
+		removed = append(removed, tmp...)
+		fail(err)
+	}
+	if !dryRun {
+		stamp := filepath.Join(p.StateDir, "pruned")
+		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fail(fmt.Errorf("local state: %w", err))
+		}
+	}
+	return removed, first
+}
+
+// PruneLazily prunes at most once a day; a session start calls it.
+func PruneLazily(p *project.Project, now time.Time) {
+	info, err := os.Stat(filepath.Join(p.StateDir, "pruned"))
+	if err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
+		return
+	}
+	if _, err := os.Stat(p.StateDir); err != nil {
+		return
+	}
+	_, _ = Prune(p, now, false)
+}
