@@ -6,10 +6,11 @@ import (
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/host/gemini"
 )
 
 // hosts are the coding agents continuity serves, the default first.
-var hosts = []host.Host{claude.Host{}}
+var hosts = []host.Host{claude.Host{}, gemini.Host{}}
 
 // hostNamed returns the host called name ("" is the default, Claude Code).
 func hostNamed(name string) (host.Host, error) {
