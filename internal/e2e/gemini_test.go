@@ -59,6 +59,7 @@ func TestGeminiSession(t *testing.T) {
 			t.Fatalf("the first model request lacks %q; its hook context:\n%s", want, first)
 		}
 	}
+	t.Logf("the first model request's hook context:\n%s", first)
 	if !strings.Contains(g.read("src/auth/token.go"), "func Refresh") || !strings.Contains(g.read("README.md"), "JWTs") {
 		t.Fatalf("write_file or replace did not run")
 	}
@@ -72,6 +73,7 @@ func TestGeminiSession(t *testing.T) {
 			t.Errorf("the session-end handoff lacks %q:\n%s", want, all)
 		}
 	}
+	t.Logf("the session-end handoff:\n%s", all)
 	if !regexp.MustCompile(`(?m)^agent: "?gemini"?\r?$`).MatchString(all) {
 		t.Errorf("the handoff does not say Gemini CLI wrote it (agent: gemini):\n%s", all)
 	}
@@ -102,6 +104,7 @@ func TestGeminiSession(t *testing.T) {
 		t.Fatalf("the request after the compression lacks the snapshot")
 	}
 	refresh := strings.Join(hookContexts(body), "\n")
+	t.Logf("the first model request after the compression: its hook context:\n%s", refresh)
 	for _, want := range []string{goal, ledgerNow, ledgerNext} {
 		if !strings.Contains(refresh, want) {
 			t.Errorf("the first request after the compression lacks %q; its hook context:\n%s", want, refresh)
@@ -133,6 +136,7 @@ func TestGeminiSession(t *testing.T) {
 		t.Fatal("Claude Code made no model request")
 	}
 	ctx := strings.Join(injected(reqs[0].Body), "\n")
+	t.Logf("Claude Code's SessionStart context:\n%s", ctx)
 	latest := names[len(names)-1]
 	for _, want := range []string{goal, "Gemini CLI", latest} {
 		if !strings.Contains(ctx, want) {
