@@ -110,6 +110,10 @@ func (g *geminiProject) initGemini(stream, goal, now string, next ...string) {
 	for _, n := range next {
 		g.run(g.bin, "next", n)
 	}
+	// Committed as a team would: the registration and the ledger are not
+	// the session's uncommitted work.
+	g.run("git", "add", "-A")
+	g.run("git", "commit", "-q", "-m", "Register continuity for Gemini CLI")
 }
 
 // geminiSession is the outcome of one Gemini CLI run.

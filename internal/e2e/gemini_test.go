@@ -144,3 +144,41 @@ func TestGeminiSession(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiRefreshAfterResume: resuming, Gemini CLI rebuilds the history
+// without the prompt that carried SessionStart's context. When the project
+// gives a resumed session nothing at SessionStart (sources: resume: none),
+// BeforeAgent sees that continuity's context left the history and the
+// model gets goal, now and next with the prompt, marked as a refresh.
+func TestGeminiRefreshAfterResume(t *testing.T) {
+	g := newGeminiProject(t)
+	g.initGemini(workStream, goal, ledgerNow, ledgerNext)
+	g.write(".continuity.yaml", "sources:\n  resume: none\n")
+
+	s := g.runGemini([]geminiapi.Response{geminiapi.Text("Looked around.")}, "-p", "look around", "--session-id", geminiSessionID)
+	if first := strings.Join(hookContexts(mainRequests(s.Requests)[0].Body), "\n"); !strings.Contains(first, goal) {
+		t.Fatalf("the first request lacks the goal; its hook context:\n%s", first)
+	}
+	s = g.runGemini([]geminiapi.Response{geminiapi.Text("Going on.")}, "-p", "go on", "--resume", geminiSessionID)
+	main := mainRequests(s.Requests)
+	if len(main) == 0 {
+		t.Fatal("no model request after the resume")
+	}
+	sent := strings.Join(geminiTexts(main[0].Body), "\n")
+	if strings.Contains(sent, "look around") {
+		t.Fatalf("the resumed history kept the first prompt: Gemini CLI no longer drops it, the refresh may be needless")
+	}
+	ctx := strings.Join(hookContexts(main[0].Body), "\n")
+	t.Logf("the first request after the resume: its hook context:\n%s", ctx)
+	for _, want := range []string{goal, ledgerNow, ledgerNext} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("the first request after the resume lacks %q", want)
+		}
+	}
+	if strings.Contains(ctx, "restored at session start") {
+		t.Errorf("SessionStart injected on resume despite sources: resume: none")
+	}
+	if n := strings.Count(ctx, "Goal: "); n != 1 {
+		t.Errorf("goal given %d times, want once", n)
+	}
+}
