@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"testing"
 	"unicode/utf8"
@@ -23,7 +22,7 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add([]byte(`{"id":"g","type":"gemini","content":"\xff","toolCalls":[{"id":"c","name":"replace","args":{"file_path":"../x"},"status":"success"}]}`), uint16(3))
 	f.Fuzz(func(t *testing.T, chat []byte, cut uint16) {
-		whole, err := transcript.Read(bytes.NewReader(chat), newDecoder("/r", nil))
+		whole, err := transcript.Read(bytes.NewReader(chat), newDecoder(recRoot, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,22 +41,7 @@ func FuzzDecoder(f *testing.F) {
 		} else {
 			at = len(chat)
 		}
-		d := newDecoder("/r", nil)
-		if _, err := transcript.Read(bytes.NewReader(chat[:at]), d); err != nil {
-			t.Fatal(err)
-		}
-		state, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back decoder
-		if err := json.Unmarshal(state, &back); err != nil {
-			t.Fatalf("state does not round-trip: %v", err)
-		}
-		got, err := transcript.Read(bytes.NewReader(chat[at:]), &back)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := readSplit(t, chat, at, nil)
 		got.Lines, got.Bytes, got.SkippedLines = whole.Lines, whole.Bytes, whole.SkippedLines
 		if !reflect.DeepEqual(got, whole) {
 			t.Fatalf("split at %d:\n got %+v\nwant %+v", at, got, whole)

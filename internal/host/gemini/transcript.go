@@ -64,7 +64,7 @@ func (d *decoder) redacted(s string, n int) string {
 	if d.red == nil || s == "" {
 		return s
 	}
-	return d.red(prefixRunes(s, n+redactMargin))
+	return d.red(handoff.Cut(s, n+redactMargin))
 }
 
 // keep is s redacted, then cut to at most n runes.
@@ -369,21 +369,6 @@ func commandLine(cmd string) string {
 		first += " …"
 	}
 	return handoff.Cut(first, maxLineRunes)
-}
-
-// prefixRunes is s cut to at most n runes (no mark; may share s's memory).
-func prefixRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
 }
 
 // appendLast appends s to list and keeps the last n entries.

@@ -111,29 +111,37 @@ func TestDecoderStateRoundTrip(t *testing.T) {
 		whole := decode(t, chat, recRoot, upper)
 		lines := bytes.SplitAfter(chat, []byte("\n"))
 		for cut := 0; cut <= len(lines); cut += 7 {
-			d := newDecoder(recRoot, upper)
-			if _, err := transcript.Read(bytes.NewReader(bytes.Join(lines[:cut], nil)), d); err != nil {
-				t.Fatal(err)
-			}
-			state, err := json.Marshal(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back decoder
-			if err := json.Unmarshal(state, &back); err != nil {
-				t.Fatal(err)
-			}
-			back.SetRedactor(upper)
-			f, err := transcript.Read(bytes.NewReader(bytes.Join(lines[cut:], nil)), &back)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := readSplit(t, chat, len(bytes.Join(lines[:cut], nil)), upper)
 			f.Lines, f.Bytes = whole.Lines, whole.Bytes // counted by each read
 			if !reflect.DeepEqual(f, whole) {
 				t.Errorf("%s cut at line %d: after a JSON round trip\n got %+v\nwant %+v", name, cut, f, whole)
 			}
 		}
 	}
+}
+
+// readSplit reads chat[:at], passes the decoder's state through JSON, and
+// reads the rest with the decoder restored from it.
+func readSplit(t testing.TB, chat []byte, at int, red func(string) string) *handoff.Facts {
+	t.Helper()
+	d := newDecoder(recRoot, red)
+	if _, err := transcript.Read(bytes.NewReader(chat[:at]), d); err != nil {
+		t.Fatal(err)
+	}
+	state, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back decoder
+	if err := json.Unmarshal(state, &back); err != nil {
+		t.Fatalf("state does not round-trip: %v", err)
+	}
+	back.SetRedactor(red)
+	f, err := transcript.Read(bytes.NewReader(chat[at:]), &back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // upper stands in for the redactor: every text it sees comes out in capitals.
