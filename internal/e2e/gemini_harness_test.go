@@ -53,28 +53,15 @@ type geminiProject struct {
 	gapi   *geminiapi.Server
 }
 
-// newGeminiProject makes the repository (one commit), the home and the
+// newGeminiProject makes the repository, the home and the
 // API. Like the user would, it trusts the folder in trustedFolders.json and
 // picks API-key auth in the user settings. It registers nothing.
 func newGeminiProject(t *testing.T) *geminiProject {
 	t.Helper()
 	bin := geminiBinary(t)
-	p := &project{t: t, dir: t.TempDir()}
-	if d, err := filepath.EvalSymlinks(p.dir); err == nil {
-		p.dir = d
-	}
-	p.env = append(cleanEnv(),
-		"PATH="+buildDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GIT_AUTHOR_NAME=E2E Tester", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
-		"GIT_COMMITTER_NAME=E2E Tester", "GIT_COMMITTER_EMAIL=e2e@example.invalid",
-	)
-	p.run("git", "init", "-q", "-b", "main")
-	p.run("git", "config", "user.name", "E2E Tester")
-	p.run("git", "config", "user.email", "e2e@example.invalid")
+	p := newRepo(t)
 	p.write("README.md", "# demo service\n\nSessions use cookies.\n")
-	p.run("git", "add", "README.md")
-	p.run("git", "commit", "-q", "-m", "initial")
-
+	p.run("git", "commit", "-q", "-am", "say how sessions work")
 	g := &geminiProject{project: p, home: t.TempDir(), gemini: bin, gapi: geminiapi.New()}
 	t.Cleanup(g.gapi.Close)
 	g.writeHome("settings.json", `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+

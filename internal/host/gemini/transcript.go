@@ -359,16 +359,27 @@ func stripHookContext(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// commandLine is a command as one line: its first non-empty line, with "…"
-// when more followed, at most maxLineRunes long.
+// commandLine is a command as it ran, on one line: the lines of a script
+// joined by "; " (a line ending in a backslash goes on with the next),
+// whitespace folded, at most maxLineRunes long.
 func commandLine(cmd string) string {
-	cmd = strings.TrimSpace(cmd)
-	first, rest, more := strings.Cut(cmd, "\n")
-	first = strings.TrimSpace(first)
-	if more && strings.TrimSpace(rest) != "" {
-		first += " …"
+	var b strings.Builder
+	sep := ""
+	for _, l := range strings.Split(cmd, "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			continue
+		}
+		b.WriteString(sep)
+		if cont, ok := strings.CutSuffix(l, "\\"); ok {
+			b.WriteString(strings.TrimSpace(cont))
+			sep = " "
+			continue
+		}
+		b.WriteString(l)
+		sep = "; "
 	}
-	return handoff.Cut(first, maxLineRunes)
+	return handoff.Cut(b.String(), maxLineRunes)
 }
 
 // appendLast appends s to list and keeps the last n entries.

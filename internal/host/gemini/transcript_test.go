@@ -198,10 +198,10 @@ func TestDecoderCases(t *testing.T) {
 		name: "a cancelled call touched nothing and is no error; a shell exit 0 is no error",
 		chat: []string{
 			`{"id":"g1","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"write_file","args":{"file_path":"/r/a.go"},"status":"cancelled"},` +
-				`{"id":"c2","name":"run_shell_command","args":{"command":"make\nmake install"},"status":"success","result":[{"functionResponse":{"response":{"output":"Output: ok\nExit Code: 0"}}}]}]}`,
+				`{"id":"c2","name":"run_shell_command","args":{"command":"make\n\n  make install \\\n    --prefix /usr"},"status":"success","result":[{"functionResponse":{"response":{"output":"Output: ok\nExit Code: 0"}}}]}]}`,
 		},
 		check: func(t *testing.T, f *handoff.Facts) {
-			if len(f.Files) != 0 || len(f.Errors) != 0 || !slices.Equal(f.Commands, []string{"make …"}) {
+			if len(f.Files) != 0 || len(f.Errors) != 0 || !slices.Equal(f.Commands, []string{"make; make install --prefix /usr"}) {
 				t.Errorf("files %q errors %q commands %q", f.Files, f.Errors, f.Commands)
 			}
 		},
