@@ -18,6 +18,10 @@ import (
 // /work/shared/codex-gemini-facts.md).
 const geminiVersion = "0.61.0"
 
+// geminiRunTimeout bounds one run of Gemini CLI: 1-2 s on an idle machine,
+// but a node start-up and ten model calls took 50 s on a loaded one.
+const geminiRunTimeout = 4 * time.Minute
+
 // geminiBinary returns the pinned Gemini CLI's bundle: $GEMINI_BIN, else
 // the npm install under ~/.cache/gemini-e2e/VERSION (where .ci/run and
 // /work/shared/e2e/gemini-e2e put it). It skips the test, saying why, when
@@ -119,7 +123,7 @@ func (g *geminiProject) runGemini(responses []geminiapi.Response, args ...string
 	before := len(g.gapi.Requests())
 	g.gapi.Push(responses...)
 	args = append(append([]string{g.gemini}, args...), "--output-format", "json", "--yolo")
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), geminiRunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = g.dir
