@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,8 +67,10 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 }
 
 // Registered reports the command registered for each event continuity
-// uses, a registration whose timeouts are missing as stale, and a note
-// when hooks are turned off. Whether Gemini CLI trusts the folder (project
+// uses; as stale, the events whose continuity hook is in an older form
+// (not naming --agent gemini), which init rewrites; and notes when hooks are
+// turned off or a timeout is shorter than the one init registers (Gemini
+// CLI kills the hook then). Whether Gemini CLI trusts the folder (project
 // hooks run only then) is not in the settings: see TrustNotes.
 func (Host) Registered(settings []byte) (host.Status, error) {
 	st, err := install.Status(settings, events...)
@@ -75,6 +78,11 @@ func (Host) Registered(settings []byte) (host.Status, error) {
 		return host.Status{}, err
 	}
 	out := host.Status{Events: st}
+	for _, ev := range events {
+		if c := st[ev]; c != "" && !namesGemini(c) {
+			out.Stale = append(out.Stale, ev)
+		}
+	}
 	if len(strings.TrimSpace(string(settings))) == 0 {
 		return out, nil
 	}
@@ -98,13 +106,25 @@ func (Host) Registered(settings []byte) (host.Status, error) {
 	for _, ev := range events {
 		for _, g := range s.Hooks[ev] {
 			for _, e := range g.Hooks {
-				if install.IsContinuityHook(e.Command) && (e.Timeout == nil || *e.Timeout != timeouts[ev]) {
-					out.Stale = append(out.Stale, ev)
+				if install.IsContinuityHook(e.Command) && e.Timeout != nil && *e.Timeout < timeouts[ev] {
+					out.Notes = append(out.Notes, fmt.Sprintf("the %s hook's timeout is %d ms (Gemini CLI counts milliseconds): it is killed before it can finish; init registers %d", ev, *e.Timeout, timeouts[ev]))
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// namesGemini reports whether a continuity hook command names this host
+// (--agent gemini or --agent=gemini), the form init writes.
+func namesGemini(command string) bool {
+	f := strings.Fields(command)
+	for i, w := range f {
+		if w == "--agent=gemini" || w == "--agent" && i+1 < len(f) && f[i+1] == "gemini" {
+			return true
+		}
+	}
+	return false
 }
 
 // TrustNotes says plainly when Gemini CLI does not trust the folder root:

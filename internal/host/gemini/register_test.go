@@ -94,8 +94,18 @@ func TestRegisteredStaleAndNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(st.Stale, []string{evSessionStart}) {
-		t.Errorf("stale %q, want SessionStart", st.Stale)
+	if len(st.Stale) != 0 || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "SessionStart hook's timeout is 10 ms") {
+		t.Errorf("stale %q notes %q, want a note on SessionStart's timeout", st.Stale, st.Notes)
+	}
+	// The form before hosts had names, and one naming another agent: init
+	// rewrites them.
+	older := bytes.Replace(out, []byte(hookCommand), []byte("/usr/local/bin/continuity hook"), 1)
+	older = bytes.Replace(older, []byte(hookCommand), []byte("/usr/local/bin/continuity hook --agent claude"), 1)
+	if st, _ := h.Registered(older); !slices.Equal(st.Stale, []string{evSessionStart, evBeforeAgent}) {
+		t.Errorf("stale %q, want SessionStart and BeforeAgent", st.Stale)
+	}
+	if rewritten, changed, _ := h.Register(older, hookCommand); !changed || !bytes.Equal(rewritten, out) {
+		t.Errorf("Register did not rewrite the older forms in place:\n%s", rewritten)
 	}
 	off := append([]byte(`{"hooksConfig":{"enabled":false},`), bytes.TrimPrefix(out, []byte("{"))...)
 	if st, _ := h.Registered(off); len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "no hook at all") {
