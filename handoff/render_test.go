@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -78,27 +79,6 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the rendering (go test -update rewrites it):\n%s", path, got)
-	}
-}
-
 func renderCases(t *testing.T) map[string]*Handoff {
 	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
 	full := Build(testMeta, f, testLedger())
@@ -136,7 +116,7 @@ func TestRenderGolden(t *testing.T) {
 			if !bytes.Equal(out, again) {
 				t.Error("two renderings differ")
 			}
-			golden(t, name, out)
+			golden.Check(t, *update, name, out)
 
 			p, err := Parse(out)
 			if err != nil {

@@ -1,5 +1,5 @@
 // Package templates embeds continuity's default templates: the new ledger,
-// the handoff, and the context injected at SessionStart.
+// the handoff, and the context injected when a session starts.
 package templates
 
 import "embed"

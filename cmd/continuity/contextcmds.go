@@ -107,8 +107,7 @@ func newHandoffCmd(a *app) *cobra.Command {
 		Use:   "handoff",
 		Short: "Write a handoff now, from a transcript (the latest of this project by default)",
 		Long: `Write a handoff now for the active ledger (or --ledger), from --transcript or else the
-newest transcript the host (--agent) keeps for this project (Claude Code: $CLAUDE_CONFIG_DIR
-or ~/.claude, projects/<dir>/).`,
+newest transcript the host (--agent) keeps for this project.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := hostNamed(agent)

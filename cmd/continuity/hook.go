@@ -17,7 +17,7 @@ func newHookCmd(a *app) *cobra.Command {
 		Use:   "hook",
 		Short: "The hook entry point: a payload on stdin, at most one JSON object on stdout",
 		Long: `The hook entry point, registered by 'continuity init' (--agent names the host; without it,
-Claude Code). Reads one hook payload on stdin; the host's event means:
+the first of ` + hostNames() + `). Reads one hook payload on stdin; the host's event means:
 
   session start       inject the active ledger and its latest handoff
   before compaction   write a handoff from the transcript; update the ledger's files
@@ -30,7 +30,10 @@ one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says m
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := hostNamed(agent)
 			if err != nil {
-				return err
+				// Still exit 0: a host may read another exit code as
+				// "block the session" (Claude Code's 2).
+				fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
+				return nil
 			}
 			runHookFor(a, h)
 			return nil

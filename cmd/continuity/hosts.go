@@ -12,7 +12,7 @@ import (
 // hosts are the coding agents continuity serves, the default first.
 var hosts = []host.Host{claude.Host{}, gemini.Host{}}
 
-// hostNamed returns the host called name ("" is the default, Claude Code).
+// hostNamed returns the host called name ("" is the default, the first).
 func hostNamed(name string) (host.Host, error) {
 	if name == "" {
 		return hosts[0], nil

@@ -1,15 +1,13 @@
 package inject
 
 import (
-	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -66,8 +64,13 @@ func TestRenderGolden(t *testing.T) {
 			Now: now, Host: "claude"}
 	}
 	cases := map[string]Input{}
-	for _, s := range []string{"startup", "resume", "clear", "compact", "fork"} {
+	for _, s := range []string{"startup", "clear", "compact"} {
 		cases[s] = base(s)
+	}
+	for _, s := range []string{"resume", "fork"} {
+		in := base(s)
+		in.Handoff, in.HandoffPath = nil, "" // a short refresh reads no handoff
+		cases[s] = in
 	}
 	problem := base("startup")
 	problem.Ledger = nil
@@ -76,6 +79,7 @@ func TestRenderGolden(t *testing.T) {
 	cases["problem"] = problem
 	refresh := base("")
 	refresh.Refresh = true
+	refresh.Handoff, refresh.HandoffPath = nil, "" // a short refresh reads no handoff
 	cases["refresh"] = refresh
 	same := base("startup")
 	same.Host = "codex"
@@ -86,33 +90,12 @@ func TestRenderGolden(t *testing.T) {
 			if in.Ledger != nil || in.LedgerRaw != nil {
 				out += "\n-- message --\n" + Message(in)
 			}
-			golden(t, name+".txt", []byte(out+"\n"))
+			golden.Check(t, *update, name+".txt", []byte(out+"\n"))
 		})
 	}
 	t.Run("no-ledger", func(t *testing.T) {
-		golden(t, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
+		golden.Check(t, *update, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
 	})
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the rendering (go test -update rewrites it):\n%s", path, got)
-	}
 }
 
 // A handoff another agent wrote names it; one the reading host wrote does not.

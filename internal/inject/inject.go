@@ -20,7 +20,7 @@ import (
 )
 
 // DefaultBudget is the default size limit, a little under the hosts'
-// 10,000 cliff (Claude Code counts characters, Codex bytes): past it the
+// 10,000 cliff (in characters or bytes, as each host counts): past it the
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
@@ -40,7 +40,7 @@ type Input struct {
 	HandoffPath   string // relative to the repository root
 	Now           time.Time
 	Budget        int           // in Unit; 0 = DefaultBudget
-	Unit          host.Unit     // what Budget counts (host.Runes: characters as Claude Code counts them)
+	Unit          host.Unit     // what Budget counts: characters (UTF-16 code units, see Length) or bytes
 	Policy        string        // full, short or none; "" = by source (resume and fork short)
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
 	Host          string        // the host reading it: a handoff another host wrote names its writer

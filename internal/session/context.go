@@ -32,26 +32,25 @@ type Injection struct {
 // is missing (Injection is then empty), else its problem (and Injection
 // still holds what could be read: see inject's ledger text).
 func Context(p *project.Project, e Env, name, source, agentSession string) (Injection, error) {
-	in, err := contextInput(p, e, name, source, agentSession)
+	in, err := contextInput(p, e, name, source, agentSession, false)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return Injection{Input: in}, err
 	}
-	return injection(p, e, in, err), err
+	return injection(p, in, err), err
 }
 
 // Refresh is the short reminder (goal, now, next) given before a prompt
 // when the host compacted the context since it was last given.
 func Refresh(p *project.Project, e Env, name string) (Injection, error) {
-	in, err := contextInput(p, e, name, "compact", "")
+	in, err := contextInput(p, e, name, "compact", "", true)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return Injection{Input: in}, err
 	}
-	in.Refresh = true
-	return injection(p, e, in, err), err
+	return injection(p, in, err), err
 }
 
 // injection renders an injection from its input and the ledger's problem.
-func injection(p *project.Project, e Env, in inject.Input, lerr error) Injection {
+func injection(p *project.Project, in inject.Input, lerr error) Injection {
 	if in.Policy == "none" && !in.Refresh {
 		return Injection{Input: in}
 	}
@@ -62,13 +61,14 @@ func injection(p *project.Project, e Env, in inject.Input, lerr error) Injection
 	return inj
 }
 
-// contextInput gathers what an injection for source is made from.
-func contextInput(p *project.Project, e Env, name, source, agentSession string) (inject.Input, error) {
+// contextInput gathers what an injection for source (or the refresh after
+// a compaction) is made from.
+func contextInput(p *project.Project, e Env, name, source, agentSession string, refresh bool) (inject.Input, error) {
 	lpath, _ := p.LedgerPath(name)
 	lim := e.Host.Limits()
 	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
 		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
-		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name()}
+		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
 	l, raw, err := LoadLedger(p, name)
 	switch {
 	case err != nil:

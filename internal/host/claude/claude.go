@@ -23,7 +23,7 @@ var _ host.Host = Host{}
 func (Host) Name() string { return "claude" }
 
 // Title is the host's name for people.
-func (Host) Title() string { return "Claude Code" }
+func (Host) Title() string { return host.TitleOf("claude") }
 
 // sessionEndTimeout (seconds) is the SessionEnd timeout Register writes:
 // it covers reading a transcript of hundreds of MB, above the client's

@@ -12,15 +12,14 @@ import (
 // payload holds the fields of a Claude Code hook payload that continuity
 // uses. Unknown fields are ignored; a field of the wrong type reads as empty.
 type payload struct {
-	SessionID          string
-	TranscriptPath     string
-	Cwd                string
-	Event              string
-	Source             string // SessionStart
-	Trigger            string // PreCompact, PostCompact
-	CustomInstructions string // PreCompact
-	CompactSummary     string // PostCompact
-	Reason             string // SessionEnd
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	Event          string
+	Source         string // SessionStart
+	Trigger        string // PreCompact, PostCompact
+	CompactSummary string // PostCompact
+	Reason         string // SessionEnd
 }
 
 // errEmpty reports an empty payload.
@@ -46,15 +45,14 @@ func decodePayload(data []byte) (payload, error) {
 		return ""
 	}
 	return payload{
-		SessionID:          str("session_id"),
-		TranscriptPath:     str("transcript_path"),
-		Cwd:                str("cwd"),
-		Event:              str("hook_event_name"),
-		Source:             str("source"),
-		Trigger:            str("trigger"),
-		CustomInstructions: str("custom_instructions"),
-		CompactSummary:     str("compact_summary"),
-		Reason:             str("reason"),
+		SessionID:      str("session_id"),
+		TranscriptPath: str("transcript_path"),
+		Cwd:            str("cwd"),
+		Event:          str("hook_event_name"),
+		Source:         str("source"),
+		Trigger:        str("trigger"),
+		CompactSummary: str("compact_summary"),
+		Reason:         str("reason"),
 	}, nil
 }
 

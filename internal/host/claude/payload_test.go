@@ -169,7 +169,7 @@ func FuzzDecode(f *testing.F) {
 		fields := map[string]string{
 			"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "cwd": p.Cwd,
 			"hook_event_name": p.Event, "source": p.Source, "trigger": p.Trigger,
-			"custom_instructions": p.CustomInstructions, "compact_summary": p.CompactSummary, "reason": p.Reason,
+			"compact_summary": p.CompactSummary, "reason": p.Reason,
 		}
 		for k, v := range fields {
 			if !utf8.ValidString(v) {
