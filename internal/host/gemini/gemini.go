@@ -70,7 +70,7 @@ func (h Host) getenv(name string) string {
 func (Host) Name() string { return "gemini" }
 
 // Title is the host's name for people.
-func (Host) Title() string { return "Gemini CLI" }
+func (h Host) Title() string { return host.TitleOf(h.Name()) }
 
 // Limits are Gemini CLI's measured limits.
 func (Host) Limits() host.Limits {
