@@ -7,10 +7,11 @@ import (
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/host/claude"
 	"github.com/continuity-md/continuity/internal/host/codex"
+	"github.com/continuity-md/continuity/internal/host/gemini"
 )
 
 // hosts are the coding agents continuity serves, the default first.
-var hosts = []host.Host{claude.Host{}, codex.Host{}}
+var hosts = []host.Host{claude.Host{}, codex.Host{}, gemini.Host{}}
 
 // hostNamed returns the host called name ("" is the default, the first).
 func hostNamed(name string) (host.Host, error) {

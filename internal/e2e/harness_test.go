@@ -182,13 +182,22 @@ type project struct {
 func newProject(t *testing.T) *project {
 	t.Helper()
 	requireE2E(t)
-	p := &project{t: t, claude: claudeBinary(t), dir: t.TempDir(), config: t.TempDir()}
+	claude := claudeBinary(t)
+	p := newRepo(t)
+	p.claude, p.config = claude, t.TempDir()
+	p.api = mockapi.New()
+	t.Cleanup(p.api.Close)
+	return p
+}
+
+// newRepo makes a git repository with one commit (README.md), for any client.
+func newRepo(t *testing.T) *project {
+	t.Helper()
+	p := &project{t: t, dir: t.TempDir()}
 	// Resolve symlinks (e.g. /tmp on macOS) so paths compare with what the client reports.
 	if d, err := filepath.EvalSymlinks(p.dir); err == nil {
 		p.dir = d
 	}
-	p.api = mockapi.New()
-	t.Cleanup(p.api.Close)
 	p.env = append(cleanEnv(),
 		"PATH="+buildDir+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"GIT_AUTHOR_NAME=E2E Tester", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
