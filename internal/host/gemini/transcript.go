@@ -102,6 +102,7 @@ func (d *decoder) Record(rec []byte) {
 		return
 	}
 	if set := root.Get(`\$set`); set.Exists() {
+		d.F.Records++ // a chat record: what tells a chat file from one that is not
 		if msgs := set.Get("messages"); msgs.IsArray() {
 			d.rewrite(msgs)
 		}
@@ -109,8 +110,10 @@ func (d *decoder) Record(rec []byte) {
 	}
 	switch root.Get("type").Str {
 	case "user":
+		d.F.Records++
 		d.user(root)
 	case "gemini":
+		d.F.Records++
 		d.gemini(root)
 	}
 }
