@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,19 +31,18 @@ func geminiBinary(t *testing.T) string {
 	t.Helper()
 	requireE2E(t)
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("Gemini CLI end-to-end tests need node (>= 20) on PATH")
+		missingClient(t, "Gemini CLI "+geminiVersion+" (GEMINI_BIN)", fmt.Errorf("node (>= 20) is not on PATH: %w", err))
 	}
 	bin := os.Getenv("GEMINI_BIN")
 	if bin == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			t.Skipf("no home directory to find the Gemini CLI cache: %v", err)
+			missingClient(t, "Gemini CLI "+geminiVersion+" (GEMINI_BIN)", fmt.Errorf("no home directory to find its cache: %w", err))
 		}
 		bin = filepath.Join(home, ".cache", "gemini-e2e", geminiVersion, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
 	}
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("no Gemini CLI %s at %s (set GEMINI_BIN, or install it: npm install @google/gemini-cli@%s in ~/.cache/gemini-e2e/%s)",
-			geminiVersion, bin, geminiVersion, geminiVersion)
+		missingClient(t, "Gemini CLI "+geminiVersion+" (GEMINI_BIN)", fmt.Errorf("not installed at %s (npm install @google/gemini-cli@%s in ~/.cache/gemini-e2e/%s)", bin, geminiVersion, geminiVersion))
 	}
 	return bin
 }

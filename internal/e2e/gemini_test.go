@@ -125,7 +125,7 @@ func TestGeminiSession(t *testing.T) {
 	// 3. Claude Code in the same repository picks up the Gemini handoff.
 	claudeBin, err := findClaude()
 	if err != nil {
-		t.Skipf("no Claude Code for the cross-agent step: %v", err)
+		missingClient(t, "Claude Code "+claudeVersion+" (CLAUDE_BIN) for the cross-agent step", err)
 	}
 	g.claude, g.config, g.api = claudeBin, t.TempDir(), mockapi.New()
 	t.Cleanup(g.api.Close)
