@@ -187,6 +187,51 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	return facts, warn, nil
 }
 
+// Checkpoint reads what agent session id appended to its transcript since
+// its last hook and keeps, in local state, where the reading stopped and
+// what the transcript held so far (redacted): the turn-end hook, so that a
+// later handoff (or the recovery of a session that died) reads only what is
+// new. No committed file is written. moved is false when nothing was
+// appended, and then nothing is written at all.
+func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
+	stateDir := filepath.Join(p.StateDir, "transcripts")
+	cp := transcript.LoadCheckpoint(stateDir, id)
+	files := []string{path}
+	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
+		files = m.TranscriptFiles(path)
+	}
+	f, _, err := safefile.OpenRegular(path)
+	if err != nil {
+		return "", false, fmt.Errorf("transcript not read (%v)", err)
+	}
+	f.Close()
+	var deadline time.Time
+	if b := e.Host.Limits().EndBudget; b > 0 {
+		deadline = time.Now().Add(b * 6 / 10)
+	}
+	before := int64(0)
+	if cp != nil {
+		for _, m := range cp.Files {
+			before += m.Offset
+		}
+	}
+	facts, next, err := transcript.ReadFrom(files, e.Host.NewDecoder(p.Root, p.Redact), cp, deadline)
+	if err != nil {
+		return "", false, err
+	}
+	after := int64(0)
+	for _, m := range next.Files {
+		after += m.Offset
+	}
+	if cp != nil && after == before {
+		return "", false, nil
+	}
+	if err := transcript.SaveCheckpoint(stateDir, id, next); err != nil {
+		return "", true, err
+	}
+	return fmt.Sprintf("checkpoint at %s: %d files, %d commands, %d errors so far", sizeText(after), len(facts.Files), len(facts.Commands), len(facts.Errors)), true, nil
+}
+
 // readLine says in a few words what a transcript held ("" for none read).
 func readLine(f *handoff.Facts) string {
 	if f.Lines == 0 && f.Bytes == 0 {

@@ -53,9 +53,11 @@ type Hook struct {
 func (k Hook) Handle(ev host.Event) host.Answer {
 	start := time.Now()
 	switch {
-	case ev.Kind == host.Ignore || ev.Kind == host.TurnEnd:
+	case ev.Kind == host.Ignore:
 		k.debugf("event %q is not one continuity handles", ev.Name)
 		return host.Answer{}
+	case ev.Kind == host.TurnEnd && (ev.Transcript == "" || ev.SessionID == ""):
+		return host.Answer{} // nothing to checkpoint
 	case ev.Kind == host.BeforePrompt && !ev.Compacted:
 		return host.Answer{} // the common case: nothing to do, nothing read
 	}
@@ -77,6 +79,12 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 		msg, err = k.handoff(p, ev, "session-end", true)
 	case host.AfterCompact:
 		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
+	case host.TurnEnd:
+		var moved bool
+		msg, moved, err = Checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
+		if !moved && err == nil {
+			return host.Answer{} // a turn that did nothing writes nothing
+		}
 	}
 	run := project.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
 	if err != nil {
