@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -17,9 +18,10 @@ import (
 // additionalContext of 10,000 characters or more with a short preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted: anything at or over the host's
-// 10,000-character cliff would be cut off by the host.
-const MaxBudget = 9900
+// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// setting is checked): anything at or over the host's 10,000-character
+// cliff would be cut off by the host.
+const MaxBudget = config.MaxBudget
 
 // Input is what a SessionStart injection is made from.
 type Input struct {
