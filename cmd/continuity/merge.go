@@ -1,15 +1,16 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -54,29 +55,18 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 		}
 		srcs[i] = b
 	}
+	p, err := a.project()
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
+	}
 	merged, conflicts, err := ledger.Merge(srcs[0], srcs[1], srcs[2], a.now())
 	if err != nil {
 		// Not a ledger we can merge by field: git's line merge, so the user
 		// still gets ordinary conflict markers and nothing is lost.
 		fmt.Fprintf(a.errw, "continuity: %s: merged line by line (%s)\n", o.Path, firstLine(err))
-		cmd := exec.Command("git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", abs(o.Ours), abs(o.Base), abs(o.Theirs))
-		cmd.Dir = a.dir
-		cmd.Stderr = a.errw
-		if err := cmd.Run(); err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128 {
-				fmt.Fprintf(a.errw, "continuity: %s: %s left; resolve the markers\n", o.Path, plural(ee.ExitCode(), "conflict"))
-				return errSilent
-			}
-			return fmt.Errorf("merge %s: git merge-file: %w", o.Path, err)
-		}
-		return nil
+		return mergeLines(a, p, o, abs)
 	}
-	st, err := os.Stat(abs(o.Ours))
-	if err != nil {
-		return fmt.Errorf("merge %s: %w", o.Path, err)
-	}
-	if err := os.WriteFile(abs(o.Ours), merged, st.Mode().Perm()); err != nil {
+	if err := writeMerged(p, abs(o.Ours), merged); err != nil {
 		return fmt.Errorf("merge %s: %w", o.Path, err)
 	}
 	if conflicts > 0 {
@@ -85,6 +75,42 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	}
 	fmt.Fprintf(a.errw, "continuity: %s: merged cleanly\n", o.Path)
 	return nil
+}
+
+// mergeLines merges the three versions line by line with git merge-file
+// and writes the result to OURS, conflict markers included.
+func mergeLines(a *app, p *project.Project, o mergeLedgerOptions, abs func(string) string) error {
+	out, err := gitfacts.Git{Repo: gitfacts.Repo{Root: a.dir}}.Run(context.Background(),
+		"merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", abs(o.Ours), abs(o.Base), abs(o.Theirs))
+	// merge-file exits with the number of conflicts (capped at 127), and
+	// still prints the merge.
+	n := gitfacts.ExitCode(err)
+	if err != nil && (n <= 0 || n >= 128) {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
+	}
+	if err := writeMerged(p, abs(o.Ours), out); err != nil {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(a.errw, "continuity: %s: %s left; resolve the markers\n", o.Path, plural(n, "conflict"))
+		return errSilent
+	}
+	return nil
+}
+
+// writeMerged replaces git's temporary OURS file with the merge, atomically
+// and keeping its mode. The file is git's, in the work tree or the git
+// directory, so writes are confined to neither the ledger directory nor the
+// work tree, only to an existing file.
+func writeMerged(p *project.Project, path string, merged []byte) error {
+	opts := p.StateOptions()
+	opts.Root = ""
+	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+		}
+		return merged, nil
+	})
 }
 
 // Registration of the driver by init and its removal by uninstall.
@@ -178,9 +204,8 @@ func unregisterMergeDriver(a *app, p *project.Project) error {
 			}
 		}
 	}
-	cmd := exec.Command("git", "config", "--local", "--remove-section", "merge."+mergeDriverName)
-	cmd.Dir = p.Root
-	hadConfig := cmd.Run() == nil // fails when the section is not there
+	_, err := gitfacts.Git{Repo: p.Repo}.Run(context.Background(), "config", "--local", "--remove-section", "merge."+mergeDriverName)
+	hadConfig := err == nil // fails when the section is not there
 	if removed || hadConfig {
 		fmt.Fprintln(a.out, "removed the ledger merge driver (.gitattributes line, git config)")
 	}
@@ -188,12 +213,8 @@ func unregisterMergeDriver(a *app, p *project.Project) error {
 }
 
 func gitConfig(p *project.Project, key, value string) error {
-	cmd := exec.Command("git", "config", "--local", key, value)
-	cmd.Dir = p.Root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git config %s: %v: %s", key, err, strings.TrimSpace(string(out)))
-	}
-	return nil
+	_, err := gitfacts.Git{Repo: p.Repo}.Run(context.Background(), "config", "--local", key, value)
+	return err
 }
 
 // commandPrefix returns the command that runs this binary, from the hook
