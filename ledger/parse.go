@@ -10,8 +10,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // Keys of the ledger's front matter, in the order a new ledger writes them.
@@ -65,62 +66,24 @@ type frontDoc struct {
 	eol     string
 }
 
-// captured is the custom front matter format's decoder: it keeps the YAML
-// bytes so their offset into the source can be found.
-type captured struct{ data []byte }
-
-func (c *captured) unmarshal(data []byte, _ any) error {
-	c.data = data
-	return nil
-}
-
-// splitFrontMatter finds the front matter with adrg/frontmatter. found is
+// splitFrontMatter finds the front matter (internal/frontmatter). found is
 // false when the file does not start with a "---" line; open is the offset of
 // that line when it starts one but never closes it.
 func splitFrontMatter(src []byte) (fmStart, fmEnd, body int, found bool, open int) {
-	open = -1
-	var c captured
-	format := &frontmatter.Format{Start: "---", End: "---", Unmarshal: c.unmarshal}
-	rest, err := frontmatter.Parse(bytes.NewReader(src), nil, format)
-	if err != nil || c.data == nil {
-		if i := firstLineStart(src); i >= 0 && isDelimiter(src, i) {
-			open = i
-		}
-		return 0, 0, 0, false, open
+	b, found, err := frontmatter.Split(src)
+	if err != nil {
+		return 0, 0, 0, false, b.Open
 	}
-	body = len(src) - len(rest)
-	// The closing delimiter is the line ending at body; the YAML ends where it starts.
-	fmEnd = lineStartAt(src, body)
-	if body > 0 && src[body-1] == '\n' {
-		fmEnd = lineStartAt(src, body-1)
-	}
-	fmStart = fmEnd - len(c.data)
-	if fmStart < 0 || !bytes.Equal(src[fmStart:fmEnd], c.data) {
+	if !found {
 		return 0, 0, 0, false, -1
 	}
-	return fmStart, fmEnd, body, true, -1
-}
-
-// firstLineStart returns the start of the first non-blank line, or -1.
-func firstLineStart(src []byte) int {
-	for p := 0; p < len(src); {
-		le := lineEndAt(src, p)
-		if len(bytes.TrimSpace(src[p:le])) > 0 {
-			return p
-		}
-		p = le
-	}
-	return -1
-}
-
-func isDelimiter(src []byte, lineStart int) bool {
-	return string(bytes.TrimSpace(src[lineStart:lineEndAt(src, lineStart)])) == "---"
+	return b.Start, b.End, b.Body, true, -1
 }
 
 // hasFrontMatterStart reports whether the file opens with a "---" line.
 func hasFrontMatterStart(src []byte) bool {
-	i := firstLineStart(src)
-	return i >= 0 && isDelimiter(src, i)
+	_, found, err := frontmatter.Split(src)
+	return found || err != nil
 }
 
 // lineOf returns the 1-based file line of offset off.
@@ -157,13 +120,19 @@ func Parse(path string, src []byte) (*Ledger, error) {
 // parseFront splits and decodes a front matter ledger, checking the YAML's
 // syntax and shape.
 func parseFront(path string, src []byte) (*frontDoc, error) {
-	fmStart, fmEnd, body, found, open := splitFrontMatter(src)
+	b, found, err := frontmatter.Split(src)
+	if err != nil {
+		return nil, Problems{{Path: path, Line: lineOf(src, b.Open), Msg: "front matter is not closed (no closing --- line)"}}
+	}
 	if !found {
-		if open >= 0 {
-			return nil, Problems{{Path: path, Line: lineOf(src, open), Msg: "front matter is not closed (no closing --- line)"}}
-		}
 		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
 	}
+	if b.Dots {
+		// YAML's end-of-document line: what follows would be a second
+		// document, which edits would write into.
+		return nil, Problems{{Path: path, Line: lineOf(src, b.End), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
+	}
+	fmStart, fmEnd, body := b.Start, b.End, b.Body
 	d := &frontDoc{path: path, src: src, fmStart: fmStart, fmEnd: fmEnd, body: body, eol: detectEOL(src)}
 	d.lineOff = lineOf(src, fmStart) - 1
 	yml := src[fmStart:fmEnd]
