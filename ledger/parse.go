@@ -86,6 +86,53 @@ func hasFrontMatterStart(src []byte) bool {
 	return found || err != nil
 }
 
+// checkConflict refuses a ledger holding git's conflict markers, saying so
+// rather than what the YAML parser makes of them.
+func checkConflict(path string, src []byte) error {
+	if line := conflictMarker(src); line > 0 {
+		return Problems{{Path: path, Line: line, Msg: "unresolved merge conflict (a <<<<<<< line): keep the lines you want, delete the markers, then commit"}}
+	}
+	return nil
+}
+
+// conflictMarker returns the 1-based line of the first merge-conflict
+// marker git leaves ("<<<<<<< ours"), or 0.
+func conflictMarker(src []byte) int {
+	for p := 0; p < len(src); p = lineEndAt(src, p) {
+		if l := src[p:]; bytes.HasPrefix(l, []byte("<<<<<<<")) && (len(l) == 7 || isSpaceOrBreak(l[7])) {
+			return lineOf(src, p)
+		}
+	}
+	return 0
+}
+
+// markdownStart returns the file line of the first line in src[from:to]
+// that reads as markdown rather than YAML: a heading ("# Notes") or a
+// paragraph line that is not "key: value", at the start of a line after a
+// blank one. It returns 0 when there is none.
+func markdownStart(src []byte, from, to int) int {
+	blank := false
+	for p := from; p < to; p = lineEndAt(src, p) {
+		l := bytes.TrimRight(src[p:lineEndAt(src, p)], "\r\n")
+		switch {
+		case len(bytes.TrimSpace(l)) == 0:
+			blank = true
+			continue
+		case blank && l[0] == '#' && (len(l) == 1 || l[1] == '#' || l[1] == ' '),
+			blank && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' && !looksLikeKey(l):
+			return lineOf(src, p)
+		}
+		blank = false
+	}
+	return 0
+}
+
+// looksLikeKey reports whether a line starts "key:" as a YAML mapping entry.
+func looksLikeKey(l []byte) bool {
+	i := bytes.IndexByte(l, ':')
+	return i > 0 && !bytes.ContainsAny(l[:i], " \t") && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t')
+}
+
 // lineOf returns the 1-based file line of offset off.
 func lineOf(src []byte, off int) int { return bytes.Count(src[:off], []byte{'\n'}) + 1 }
 
@@ -100,6 +147,9 @@ func detectEOL(src []byte) string {
 // Parse reads a ledger of either format. A ledger that cannot be used returns
 // Problems (each "path:line: problem"); a ledger is never half-parsed.
 func Parse(path string, src []byte) (*Ledger, error) {
+	if err := checkConflict(path, src); err != nil {
+		return nil, err
+	}
 	if !hasFrontMatterStart(src) {
 		l, ok := parseSections(path, src)
 		if !ok {
@@ -157,7 +207,13 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(yml, &root); err != nil {
-		return nil, Problems{d.yamlProblem(err)}
+		p := d.yamlProblem(err)
+		if md := markdownStart(src, fmStart, fmEnd); md > 0 && p.Line >= md {
+			// The closing --- is missing and a later one (a thematic
+			// break) made the markdown notes part of the YAML.
+			p.Line, p.Msg = md, "front matter is not closed: no --- line between the fields and the markdown here"
+		}
+		return nil, Problems{p}
 	}
 	// A "---" or "..." line inside would start a second YAML document,
 	// which Unmarshal ignores and edits would write into.
