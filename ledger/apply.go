@@ -64,6 +64,54 @@ func Decide(dec Decision) Edit {
 	}}
 }
 
+// Finish records items as done: each is appended to done (once) and removed
+// from next. When one of them is now, now moves on to the first item left in
+// next, which leaves next; with next empty, now is cleared. So a finished
+// step is never what the next session is told to work on. The edit runs in
+// steps (each on the last one's checked result): build one per Apply.
+func Finish(items ...string) Edit {
+	finished := map[string]bool{}
+	for _, it := range items {
+		finished[it] = true
+	}
+	stage, tried, promoted := 0, map[string]bool{}, ""
+	return Edit{KeyDone, func() error { return checkAppend(KeyDone, items) }, func(d *frontDoc) ([]byte, bool, error) {
+		l, err := d.model()
+		if err != nil {
+			return nil, false, err
+		}
+		if stage == 0 { // into done
+			stage = 1
+			out, err := d.appendItems(KeyDone, items...)
+			return out, true, err
+		}
+		if stage == 1 { // out of next, one item a step
+			for _, it := range l.Next {
+				if finished[it] && !tried[it] {
+					out, _, again, err := d.removeItem(KeyNext, it)
+					tried[it] = !again // a flow list may need another run
+					return out, true, err
+				}
+			}
+			stage = 2
+		}
+		if stage == 2 { // now moves on
+			stage = 3
+			if !finished[l.Now] {
+				return d.src, false, nil
+			}
+			if len(l.Next) > 0 {
+				promoted = l.Next[0]
+			}
+			out, err := d.setScalar(KeyNow, promoted)
+			return out, promoted != "", err
+		}
+		// The promoted item leaves next.
+		out, _, again, err := d.removeItem(KeyNext, promoted)
+		return out, again, err
+	}}
+}
+
 // once makes the edit on src, before its result is checked. An edit that
 // asks to run again is run on its (checked) result until it is done.
 func (e Edit) once(src []byte) ([]byte, error) {
