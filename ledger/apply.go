@@ -44,13 +44,19 @@ func RemoveExisting(key, item string) Edit { return remove(key, item, true) }
 // ErrNoItem reports a removal of an item that is not in the list.
 var ErrNoItem = errors.New("no such item")
 
+// noItemError names the list and the item that is not in it; it is ErrNoItem.
+type noItemError struct{ key, item string }
+
+func (e noItemError) Error() string        { return fmt.Sprintf("%s has no item %q", e.key, e.item) }
+func (e noItemError) Is(target error) bool { return target == ErrNoItem }
+
 func remove(key, item string, strict bool) Edit {
 	return Edit{key, func() error { return checkRemove(key) }, func(d *frontDoc) ([]byte, bool, error) {
 		out, changed, again, err := d.removeItem(key, item)
 		// A run is repeated only while matches remain, so only the first
 		// can find none.
 		if err == nil && !changed && strict {
-			return nil, false, fmt.Errorf("%s has no item %q: %w", key, item, ErrNoItem)
+			return nil, false, noItemError{key, item}
 		}
 		return out, again, err
 	}}

@@ -74,7 +74,7 @@ func newUseCmd(a *app) *cobra.Command {
 		Long: `Make a ledger the active one in this worktree. The choice is local state under the git
 directory: never committed, no .gitignore entry needed. Without a choice the active ledger is
 the one named after the current branch, else the most recently modified one.`,
-		Annotations: map[string]string{"args": "the NAME of a ledger (see continuity list)"},
+		Annotations: map[string]string{"args": "the NAME of a ledger"},
 		Args:        exactArgs(1),
 		RunE:        func(cmd *cobra.Command, args []string) error { return runUse(a, args[0]) },
 	}
