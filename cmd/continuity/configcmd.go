@@ -24,7 +24,10 @@ Keys: ledger_dir, handoff_dir, budget (characters injected, under 10,000), sourc
 full, short or none), handoff.sections, handoff.max_bytes, stale_after (e.g. 7d), redact.extra
 (name + pattern), redact.allow, retention.days, retention.max, disable.`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runConfig(a, configOptions{JSON: a.json}) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := configOptions{JSON: a.json}
+			return a.runWith(o, func() error { return runConfig(a, o) })
+		},
 	}
 }
 

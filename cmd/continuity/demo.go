@@ -57,7 +57,7 @@ the context the model reads after compaction. --json prints all of it as one obj
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.JSON = a.json
-			return runDemo(a, o)
+			return a.runWith(o, func() error { return runDemo(a, o) })
 		},
 	}
 	c.Flags().BoolVar(&o.Keep, "keep", false, "keep the temporary repository and print its path")

@@ -50,7 +50,7 @@ func newScalarCmd(a *app, verb string) *cobra.Command {
 		Args:        minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Items, o.JSON = []string{strings.TrimSpace(strings.Join(args, " "))}, a.json
-			return runEdit(a, o)
+			return a.runWith(o, func() error { return runEdit(a, o) })
 		},
 	}
 	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
@@ -75,7 +75,7 @@ Each argument is one item: quote an item that has spaces. An item already in the
 		Args:        minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Items, o.JSON = trimmedItems(args), a.json
-			return runEdit(a, o)
+			return a.runWith(o, func() error { return runEdit(a, o) })
 		},
 	}
 	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
@@ -93,7 +93,7 @@ func newDecideCmd(a *app) *cobra.Command {
 		Args:        minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Items, o.JSON = []string{strings.TrimSpace(strings.Join(args, " "))}, a.json
-			return runEdit(a, o)
+			return a.runWith(o, func() error { return runEdit(a, o) })
 		},
 	}
 	c.Flags().StringVar(&o.Why, "why", "", "why the decision was made (required)")

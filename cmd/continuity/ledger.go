@@ -31,7 +31,7 @@ this worktree. NAME is a slug such as auth-refactor; a work stream outlives many
 		Args:        exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name, o.JSON = args[0], a.json
-			return runNew(a, o)
+			return a.runWith(o, func() error { return runNew(a, o) })
 		},
 	}
 	c.Flags().StringVar(&o.Goal, "goal", "", "what this work stream is for")

@@ -37,7 +37,8 @@ func newLintCmd(a *app) *cobra.Command {
 the ledger directory is checked. For pre-commit hooks and CI: exit 1 when any problem is found.
 --json prints {"files": N, "problems": [{"file", "line", "message"}]}.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(a, lintOptions{Files: args, JSON: a.json})
+			o := lintOptions{Files: args, JSON: a.json}
+			return a.runWith(o, func() error { return runLint(a, o) })
 		},
 	}
 }

@@ -55,7 +55,7 @@ latest handoff: by whom, how long ago, on which branch, and whether it is stale 
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.JSON = a.json
-			return runList(a, o)
+			return a.runWith(o, func() error { return runList(a, o) })
 		},
 	}
 	c.Flags().IntVar(&o.Recent, "recent", 10, "how many recent handoffs to read per work stream")

@@ -25,6 +25,18 @@ type app struct {
 	now    func() time.Time
 	dir    string // working directory
 	json   bool
+	// parsed, when set, receives a command's options instead of the
+	// command running: tests check argv → options with it.
+	parsed func(opts any)
+}
+
+// runWith hands a command's options to a.parsed when set, else runs it.
+func (a *app) runWith(opts any, run func() error) error {
+	if a.parsed != nil {
+		a.parsed(opts)
+		return nil
+	}
+	return run()
 }
 
 // usageError marks an error in how a command was called (exit 2).

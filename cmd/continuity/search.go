@@ -49,7 +49,7 @@ func newSearchCmd(a *app) *cobra.Command {
 		Args:        exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Text, o.JSON = args[0], a.json
-			return runSearch(a, o)
+			return a.runWith(o, func() error { return runSearch(a, o) })
 		},
 	}
 	c.Flags().StringVar(&o.Session, "session", "", "only this work stream")

@@ -29,7 +29,7 @@ bytes when piped, its parsed fields with --json. NO_COLOR turns styling off.`,
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			return runShow(a, o)
+			return a.runWith(o, func() error { return runShow(a, o) })
 		},
 	}
 }

@@ -44,7 +44,10 @@ func newVersionCmd(a *app) *cobra.Command {
 		Use:   "version",
 		Short: "Print the version",
 		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, args []string) error { return runVersion(a, versionOptions{JSON: a.json}) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := versionOptions{JSON: a.json}
+			return a.runWith(o, func() error { return runVersion(a, o) })
+		},
 	}
 }
 
