@@ -202,8 +202,11 @@ func (a *app) ledgerName(p *project.Project, named string) (string, error) {
 	return named, project.CheckName(named)
 }
 
+// writeJSON prints v as indented JSON, with &, < and > as they are (a
+// command line such as "a && b" stays readable).
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
