@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -50,6 +51,9 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	var srcs [3][]byte
 	for i, p := range []string{o.Base, o.Ours, o.Theirs} {
 		b, err := os.ReadFile(abs(p))
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("merge %s: %s: no such file", o.Path, p)
+		}
 		if err != nil {
 			return fmt.Errorf("merge %s: %w", o.Path, err)
 		}
