@@ -15,11 +15,14 @@ type Edit struct {
 	// apply makes the edit on a parsed ledger. again asks for another run
 	// on the result (a flow list with more items to remove).
 	apply func(d *frontDoc) (out []byte, again bool, err error)
+	// reset, when set, forgets the steps of an edit that runs in several
+	// (Finish), so the same Edit can be applied again to other bytes.
+	reset func()
 }
 
 // Set sets a scalar field, adding the key if it is missing (see SetScalar).
 func Set(key, value string) Edit {
-	return Edit{key, func() error { return checkSet(key, value) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkSet(key, value) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.setScalar(key, value)
 		return out, false, err
 	}}
@@ -27,7 +30,7 @@ func Set(key, value string) Edit {
 
 // Append appends items to a list field (see AppendItems).
 func Append(key string, items ...string) Edit {
-	return Edit{key, func() error { return checkAppend(key, items) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkAppend(key, items) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.appendItems(key, items...)
 		return out, false, err
 	}}
@@ -51,7 +54,7 @@ func (e noItemError) Error() string        { return fmt.Sprintf("%s has no item 
 func (e noItemError) Is(target error) bool { return target == ErrNoItem }
 
 func remove(key, item string, strict bool) Edit {
-	return Edit{key, func() error { return checkRemove(key) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkRemove(key) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, changed, again, err := d.removeItem(key, item)
 		// A run is repeated only while matches remain, so only the first
 		// can find none.
@@ -64,7 +67,7 @@ func remove(key, item string, strict bool) Edit {
 
 // Decide appends a decision (see AddDecision).
 func Decide(dec Decision) Edit {
-	return Edit{KeyDecisions, func() error { return checkDecision(dec) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: KeyDecisions, check: func() error { return checkDecision(dec) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.addDecision(dec)
 		return out, false, err
 	}}
@@ -80,8 +83,12 @@ func Finish(items ...string) Edit {
 	for _, it := range items {
 		finished[it] = true
 	}
-	stage, tried, promoted := 0, map[string]bool{}, ""
-	return Edit{KeyDone, func() error { return checkAppend(KeyDone, items) }, func(d *frontDoc) ([]byte, bool, error) {
+	var stage int
+	var tried map[string]bool
+	var promoted string
+	reset := func() { stage, tried, promoted = 0, map[string]bool{}, "" }
+	reset()
+	return Edit{key: KeyDone, check: func() error { return checkAppend(KeyDone, items) }, reset: reset, apply: func(d *frontDoc) ([]byte, bool, error) {
 		l, err := d.model()
 		if err != nil {
 			return nil, false, err
@@ -118,12 +125,22 @@ func Finish(items ...string) Edit {
 	}}
 }
 
+// start readies the edits for a run on new bytes.
+func start(edits []Edit) {
+	for _, e := range edits {
+		if e.reset != nil {
+			e.reset()
+		}
+	}
+}
+
 // once makes the edit on src, before its result is checked. An edit that
 // asks to run again is run on its (checked) result until it is done.
 func (e Edit) once(src []byte) ([]byte, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
+	start([]Edit{e})
 	for {
 		d, err := editable(src, e.key)
 		if err != nil {
@@ -157,6 +174,7 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	start(edits)
 	d := first
 	out := src
 	for i := 0; i < len(edits); {

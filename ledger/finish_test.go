@@ -38,3 +38,23 @@ func TestFinish(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishReused: one Finish edit applied to two sources (as a writer
+// retrying after an editor's save does) gives each the whole edit.
+func TestFinishReused(t *testing.T) {
+	now := time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
+	e := Finish("a")
+	for i, src := range []string{"---\nnow: a\nnext: [b, c]\n---\n", "---\nnow: a\nnext: [b, c]\n# an editor's save\n---\n"} {
+		out, err := Apply([]byte(src), now, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Parse("x.md", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Now != "b" || !slices.Equal(l.Next, []string{"c"}) || !slices.Equal(l.Done, []string{"a"}) {
+			t.Errorf("run %d: now %q next %q done %q\n%s", i, l.Now, l.Next, l.Done, out)
+		}
+	}
+}

@@ -198,7 +198,6 @@ func (a *app) editLedger(name string, build func(red func(string) string) []ledg
 	if err != nil {
 		return "", nil, nil, err
 	}
-	edits := build(p.Redact)
 	if name, err = a.ledgerName(p, name); err != nil {
 		return "", nil, nil, err
 	}
@@ -213,8 +212,10 @@ func (a *app) editLedger(name string, build func(red func(string) string) []ledg
 		}
 		// Apply parses and checks the ledger itself (a YAML parse less
 		// on a long ledger); only a failed edit is explained by the
-		// ledger's own problems, with its path and lines.
-		out, err := ledger.Apply(old, a.now(), edits...)
+		// ledger's own problems, with its path and lines. The edits are
+		// built afresh for each attempt (Update tries again when an editor
+		// saved in between, and an edit such as Finish runs in steps).
+		out, err := ledger.Apply(old, a.now(), build(p.Redact)...)
 		if err != nil {
 			if _, perr := ledger.Parse(rel, old); perr != nil {
 				return nil, perr
