@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // Parsed is a handoff read back from disk, for injection and listing.
@@ -203,23 +205,17 @@ func lineEnd(b []byte, i int) int {
 
 var errUnclosed = errors.New("handoff front matter: no closing ---")
 
-// splitFrontMatter splits "---\n<yaml>\n---\n<body>". Without an opening
-// "---" line, the whole file is the body.
+// splitFrontMatter splits "---\n<yaml>\n---\n<body>" (internal/frontmatter).
+// Without an opening "---" line, the whole file is the body.
 func splitFrontMatter(src []byte) (fm, body []byte, err error) {
-	src = bytes.TrimPrefix(src, []byte("\ufeff"))
-	first := src[:lineEnd(src, 0)]
-	if strings.TrimRight(string(first), " \t\r\n") != "---" {
-		return nil, src, nil
+	b, found, err := frontmatter.Split(src)
+	if err != nil {
+		return nil, nil, errUnclosed
 	}
-	for i := len(first); i < len(src); {
-		end := lineEnd(src, i)
-		line := strings.TrimRight(string(src[i:end]), " \t\r\n")
-		if line == "---" || line == "..." {
-			return src[len(first):i], src[end:], nil
-		}
-		i = end
+	if !found {
+		return nil, bytes.TrimPrefix(src, []byte("\ufeff")), nil
 	}
-	return nil, nil, errUnclosed
+	return b.YAML(src), src[b.Body:], nil
 }
 
 // ccFrontMatter reports a front matter in Continuous-Claude's form (and

@@ -3,6 +3,8 @@ package handoff
 import (
 	"bytes"
 	"strings"
+
+	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // CleanSummary turns a compaction summary as the host sends it (an
@@ -63,19 +65,11 @@ func SetSummary(src []byte, summary string) ([]byte, error) {
 
 // bodyOffset is where the markdown after the front matter starts.
 func bodyOffset(src []byte) int {
-	if !bytes.HasPrefix(src, []byte("---")) {
+	b, found, _ := frontmatter.Split(src)
+	if !found {
 		return 0
 	}
-	rest := src[3:]
-	i := bytes.Index(rest, []byte("\n---"))
-	if i < 0 {
-		return 0
-	}
-	end := 3 + i + 4
-	if j := bytes.IndexByte(src[end:], '\n'); j >= 0 {
-		return end + j + 1
-	}
-	return len(src)
+	return b.Body
 }
 
 func concat(a []byte, mid string, b []byte) []byte {

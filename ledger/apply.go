@@ -15,11 +15,14 @@ type Edit struct {
 	// apply makes the edit on a parsed ledger. again asks for another run
 	// on the result (a flow list with more items to remove).
 	apply func(d *frontDoc) (out []byte, again bool, err error)
+	// reset, when set, forgets the steps of an edit that runs in several
+	// (Finish), so the same Edit can be applied again to other bytes.
+	reset func()
 }
 
 // Set sets a scalar field, adding the key if it is missing (see SetScalar).
 func Set(key, value string) Edit {
-	return Edit{key, func() error { return checkSet(key, value) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkSet(key, value) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.setScalar(key, value)
 		return out, false, err
 	}}
@@ -27,7 +30,7 @@ func Set(key, value string) Edit {
 
 // Append appends items to a list field (see AppendItems).
 func Append(key string, items ...string) Edit {
-	return Edit{key, func() error { return checkAppend(key, items) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkAppend(key, items) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.appendItems(key, items...)
 		return out, false, err
 	}}
@@ -44,13 +47,19 @@ func RemoveExisting(key, item string) Edit { return remove(key, item, true) }
 // ErrNoItem reports a removal of an item that is not in the list.
 var ErrNoItem = errors.New("no such item")
 
+// noItemError names the list and the item that is not in it; it is ErrNoItem.
+type noItemError struct{ key, item string }
+
+func (e noItemError) Error() string        { return fmt.Sprintf("%s has no item %q", e.key, e.item) }
+func (e noItemError) Is(target error) bool { return target == ErrNoItem }
+
 func remove(key, item string, strict bool) Edit {
-	return Edit{key, func() error { return checkRemove(key) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: key, check: func() error { return checkRemove(key) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, changed, again, err := d.removeItem(key, item)
 		// A run is repeated only while matches remain, so only the first
 		// can find none.
 		if err == nil && !changed && strict {
-			return nil, false, fmt.Errorf("%s has no item %q: %w", key, item, ErrNoItem)
+			return nil, false, noItemError{key, item}
 		}
 		return out, again, err
 	}}
@@ -58,10 +67,71 @@ func remove(key, item string, strict bool) Edit {
 
 // Decide appends a decision (see AddDecision).
 func Decide(dec Decision) Edit {
-	return Edit{KeyDecisions, func() error { return checkDecision(dec) }, func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: KeyDecisions, check: func() error { return checkDecision(dec) }, apply: func(d *frontDoc) ([]byte, bool, error) {
 		out, err := d.addDecision(dec)
 		return out, false, err
 	}}
+}
+
+// Finish records items as done: each is appended to done (once) and removed
+// from next. When one of them is now, now moves on to the first item left in
+// next, which leaves next; with next empty, now is cleared. So a finished
+// step is never what the next session is told to work on. The edit runs in
+// steps (each on the last one's checked result): build one per Apply.
+func Finish(items ...string) Edit {
+	finished := map[string]bool{}
+	for _, it := range items {
+		finished[it] = true
+	}
+	var stage int
+	var tried map[string]bool
+	var promoted string
+	reset := func() { stage, tried, promoted = 0, map[string]bool{}, "" }
+	reset()
+	return Edit{key: KeyDone, check: func() error { return checkAppend(KeyDone, items) }, reset: reset, apply: func(d *frontDoc) ([]byte, bool, error) {
+		l, err := d.model()
+		if err != nil {
+			return nil, false, err
+		}
+		if stage == 0 { // into done
+			stage = 1
+			out, err := d.appendItems(KeyDone, items...)
+			return out, true, err
+		}
+		if stage == 1 { // out of next, one item a step
+			for _, it := range l.Next {
+				if finished[it] && !tried[it] {
+					out, _, again, err := d.removeItem(KeyNext, it)
+					tried[it] = !again // a flow list may need another run
+					return out, true, err
+				}
+			}
+			stage = 2
+		}
+		if stage == 2 { // now moves on
+			stage = 3
+			if !finished[l.Now] {
+				return d.src, false, nil
+			}
+			if len(l.Next) > 0 {
+				promoted = l.Next[0]
+			}
+			out, err := d.setScalar(KeyNow, promoted)
+			return out, promoted != "", err
+		}
+		// The promoted item leaves next.
+		out, _, again, err := d.removeItem(KeyNext, promoted)
+		return out, again, err
+	}}
+}
+
+// start readies the edits for a run on new bytes.
+func start(edits []Edit) {
+	for _, e := range edits {
+		if e.reset != nil {
+			e.reset()
+		}
+	}
 }
 
 // once makes the edit on src, before its result is checked. An edit that
@@ -70,6 +140,7 @@ func (e Edit) once(src []byte) ([]byte, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
+	start([]Edit{e})
 	for {
 		d, err := editable(src, e.key)
 		if err != nil {
@@ -103,6 +174,7 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	start(edits)
 	d := first
 	out := src
 	for i := 0; i < len(edits); {

@@ -52,6 +52,9 @@ func editable(src []byte, key string) (*frontDoc, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
+	if err := checkConflict("", src); err != nil {
+		return nil, err
+	}
 	if !hasFrontMatterStart(src) {
 		if _, ok := parseSections("", src); ok {
 			return nil, ErrSectionStyle

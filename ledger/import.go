@@ -47,10 +47,12 @@ func mayHaveSections(body []byte) bool {
 	return bytes.HasPrefix(body, []byte("#")) || bytes.Contains(body, []byte("\n#"))
 }
 
-// fillFromBody fills the fields a front matter ledger does not carry from
-// the sections of its body (Continuous-Claude v3 ledgers keep only session
-// and updated in front matter). Read-only: edits still write front matter.
-func fillFromBody(l *Ledger) {
+// fillFromBody fills the fields a front matter ledger does not carry (no
+// key in present) from the sections of its body (Continuous-Claude v3
+// ledgers keep only session and updated in front matter). A key present,
+// even empty, is the ledger's word: an imported ledger's notes are not read
+// again. Read-only: edits still write front matter.
+func fillFromBody(l *Ledger, present map[string]bool) {
 	if !mayHaveSections(l.Body) || IsTemplateBody(l.Body) {
 		return
 	}
@@ -59,24 +61,27 @@ func fillFromBody(l *Ledger) {
 		return
 	}
 	b := p.l
-	if l.Goal == "" {
+	if l.Goal == "" && !present[KeyGoal] {
 		l.Goal = b.Goal
 	}
-	if l.Now == "" {
+	if l.Now == "" && !present[KeyNow] {
 		l.Now = b.Now
 	}
-	for _, f := range []struct{ dst, src *[]string }{
-		{&l.Constraints, &b.Constraints}, {&l.Done, &b.Done}, {&l.Next, &b.Next},
-		{&l.Questions, &b.Questions}, {&l.Files, &b.Files},
+	for _, f := range []struct {
+		key      string
+		dst, src *[]string
+	}{
+		{KeyConstraints, &l.Constraints, &b.Constraints}, {KeyDone, &l.Done, &b.Done}, {KeyNext, &l.Next, &b.Next},
+		{KeyQuestions, &l.Questions, &b.Questions}, {KeyFiles, &l.Files, &b.Files},
 	} {
-		if len(*f.dst) == 0 {
+		if len(*f.dst) == 0 && !present[f.key] {
 			*f.dst = *f.src
 		}
 	}
-	if len(l.Decisions) == 0 {
+	if len(l.Decisions) == 0 && !present[KeyDecisions] {
 		l.Decisions = b.Decisions
 	}
-	if l.Updated == "" {
+	if l.Updated == "" && !present[KeyUpdated] {
 		l.Updated = b.Updated
 	}
 }

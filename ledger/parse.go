@@ -10,8 +10,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // Keys of the ledger's front matter, in the order a new ledger writes them.
@@ -65,62 +66,71 @@ type frontDoc struct {
 	eol     string
 }
 
-// captured is the custom front matter format's decoder: it keeps the YAML
-// bytes so their offset into the source can be found.
-type captured struct{ data []byte }
-
-func (c *captured) unmarshal(data []byte, _ any) error {
-	c.data = data
-	return nil
-}
-
-// splitFrontMatter finds the front matter with adrg/frontmatter. found is
+// splitFrontMatter finds the front matter (internal/frontmatter). found is
 // false when the file does not start with a "---" line; open is the offset of
 // that line when it starts one but never closes it.
 func splitFrontMatter(src []byte) (fmStart, fmEnd, body int, found bool, open int) {
-	open = -1
-	var c captured
-	format := &frontmatter.Format{Start: "---", End: "---", Unmarshal: c.unmarshal}
-	rest, err := frontmatter.Parse(bytes.NewReader(src), nil, format)
-	if err != nil || c.data == nil {
-		if i := firstLineStart(src); i >= 0 && isDelimiter(src, i) {
-			open = i
-		}
-		return 0, 0, 0, false, open
+	b, found, err := frontmatter.Split(src)
+	if err != nil {
+		return 0, 0, 0, false, b.Open
 	}
-	body = len(src) - len(rest)
-	// The closing delimiter is the line ending at body; the YAML ends where it starts.
-	fmEnd = lineStartAt(src, body)
-	if body > 0 && src[body-1] == '\n' {
-		fmEnd = lineStartAt(src, body-1)
-	}
-	fmStart = fmEnd - len(c.data)
-	if fmStart < 0 || !bytes.Equal(src[fmStart:fmEnd], c.data) {
+	if !found {
 		return 0, 0, 0, false, -1
 	}
-	return fmStart, fmEnd, body, true, -1
-}
-
-// firstLineStart returns the start of the first non-blank line, or -1.
-func firstLineStart(src []byte) int {
-	for p := 0; p < len(src); {
-		le := lineEndAt(src, p)
-		if len(bytes.TrimSpace(src[p:le])) > 0 {
-			return p
-		}
-		p = le
-	}
-	return -1
-}
-
-func isDelimiter(src []byte, lineStart int) bool {
-	return string(bytes.TrimSpace(src[lineStart:lineEndAt(src, lineStart)])) == "---"
+	return b.Start, b.End, b.Body, true, -1
 }
 
 // hasFrontMatterStart reports whether the file opens with a "---" line.
 func hasFrontMatterStart(src []byte) bool {
-	i := firstLineStart(src)
-	return i >= 0 && isDelimiter(src, i)
+	_, found, err := frontmatter.Split(src)
+	return found || err != nil
+}
+
+// checkConflict refuses a ledger holding git's conflict markers, saying so
+// rather than what the YAML parser makes of them.
+func checkConflict(path string, src []byte) error {
+	if line := conflictMarker(src); line > 0 {
+		return Problems{{Path: path, Line: line, Msg: "unresolved merge conflict (a <<<<<<< line): keep the lines you want, delete the markers, then commit"}}
+	}
+	return nil
+}
+
+// conflictMarker returns the 1-based line of the first merge-conflict
+// marker git leaves ("<<<<<<< ours"), or 0.
+func conflictMarker(src []byte) int {
+	for p := 0; p < len(src); p = lineEndAt(src, p) {
+		if l := src[p:]; bytes.HasPrefix(l, []byte("<<<<<<<")) && (len(l) == 7 || isSpaceOrBreak(l[7])) {
+			return lineOf(src, p)
+		}
+	}
+	return 0
+}
+
+// markdownStart returns the file line of the first line in src[from:to]
+// that reads as markdown rather than YAML: a heading ("# Notes") or a
+// paragraph line that is not "key: value", at the start of a line after a
+// blank one. It returns 0 when there is none.
+func markdownStart(src []byte, from, to int) int {
+	blank := false
+	for p := from; p < to; p = lineEndAt(src, p) {
+		l := bytes.TrimRight(src[p:lineEndAt(src, p)], "\r\n")
+		switch {
+		case len(bytes.TrimSpace(l)) == 0:
+			blank = true
+			continue
+		case blank && l[0] == '#' && (len(l) == 1 || l[1] == '#' || l[1] == ' '),
+			blank && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' && !looksLikeKey(l):
+			return lineOf(src, p)
+		}
+		blank = false
+	}
+	return 0
+}
+
+// looksLikeKey reports whether a line starts "key:" as a YAML mapping entry.
+func looksLikeKey(l []byte) bool {
+	i := bytes.IndexByte(l, ':')
+	return i > 0 && !bytes.ContainsAny(l[:i], " \t") && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t')
 }
 
 // lineOf returns the 1-based file line of offset off.
@@ -137,6 +147,9 @@ func detectEOL(src []byte) string {
 // Parse reads a ledger of either format. A ledger that cannot be used returns
 // Problems (each "path:line: problem"); a ledger is never half-parsed.
 func Parse(path string, src []byte) (*Ledger, error) {
+	if err := checkConflict(path, src); err != nil {
+		return nil, err
+	}
 	if !hasFrontMatterStart(src) {
 		l, ok := parseSections(path, src)
 		if !ok {
@@ -155,20 +168,30 @@ func Parse(path string, src []byte) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	fillFromBody(l)
+	present := map[string]bool{}
+	for _, e := range d.entries {
+		present[e.key.Value] = true
+	}
+	fillFromBody(l, present)
 	return l, nil
 }
 
 // parseFront splits and decodes a front matter ledger, checking the YAML's
 // syntax and shape.
 func parseFront(path string, src []byte) (*frontDoc, error) {
-	fmStart, fmEnd, body, found, open := splitFrontMatter(src)
+	b, found, err := frontmatter.Split(src)
+	if err != nil {
+		return nil, Problems{{Path: path, Line: lineOf(src, b.Open), Msg: "front matter is not closed (no closing --- line)"}}
+	}
 	if !found {
-		if open >= 0 {
-			return nil, Problems{{Path: path, Line: lineOf(src, open), Msg: "front matter is not closed (no closing --- line)"}}
-		}
 		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
 	}
+	if b.Dots {
+		// YAML's end-of-document line: what follows would be a second
+		// document, which edits would write into.
+		return nil, Problems{{Path: path, Line: lineOf(src, b.End), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
+	}
+	fmStart, fmEnd, body := b.Start, b.End, b.Body
 	d := &frontDoc{path: path, src: src, fmStart: fmStart, fmEnd: fmEnd, body: body, eol: detectEOL(src)}
 	d.lineOff = lineOf(src, fmStart) - 1
 	yml := src[fmStart:fmEnd]
@@ -193,7 +216,13 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(yml, &root); err != nil {
-		return nil, Problems{d.yamlProblem(err)}
+		p := d.yamlProblem(err)
+		if md := markdownStart(src, fmStart, fmEnd); md > 0 && p.Line >= md {
+			// The closing --- is missing and a later one (a thematic
+			// break) made the markdown notes part of the YAML.
+			p.Line, p.Msg = md, "front matter is not closed: no --- line between the fields and the markdown here"
+		}
+		return nil, Problems{p}
 	}
 	// A "---" or "..." line inside would start a second YAML document,
 	// which Unmarshal ignores and edits would write into.

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -20,7 +22,9 @@ import (
 // gitIn runs git in the project's repository (the one git runner; the
 // installers in internal/install take it as a parameter).
 func gitIn(p *project.Project) install.Git {
-	return func(args ...string) ([]byte, error) { return gitOutput(p.Root, args...) }
+	return func(args ...string) ([]byte, error) {
+		return gitfacts.Git{Repo: p.Repo}.Run(context.Background(), args...)
+	}
 }
 
 // ledgerSample is a ledger path relative to the root, for git check-attr

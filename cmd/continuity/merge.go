@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -85,37 +89,29 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	var srcs [3][]byte
 	for i, p := range []string{o.Base, o.Ours, o.Theirs} {
 		b, err := os.ReadFile(abs(p))
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("merge %s: %s: no such file", o.Path, p)
+		}
 		if err != nil {
 			return fmt.Errorf("merge %s: %w", o.Path, err)
 		}
 		srcs[i] = b
+	}
+	p, err := a.project()
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
 	}
 	merged, conflicts, err := ledger.Merge(srcs[0], srcs[1], srcs[2], a.now())
 	if err != nil {
 		// Not a ledger we can merge by field: git's line merge, so the user
 		// still gets ordinary conflict markers and nothing is lost.
 		fmt.Fprintf(a.errw, "continuity: %s: merged line by line (%s)\n", o.Path, firstLine(err))
-		cmd := exec.Command("git", "merge-file", "-L", mergeLabel(o.OursLabel, "ours"), "-L", mergeLabel(o.BaseLabel, "base"), "-L", mergeLabel(o.TheirsLabel, "theirs"), abs(o.Ours), abs(o.Base), abs(o.Theirs))
-		cmd.Dir = a.dir
-		cmd.Stderr = a.errw
-		if err := cmd.Run(); err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128 {
-				fmt.Fprintf(a.errw, "continuity: %s: %s left; resolve the markers\n", o.Path, plural(ee.ExitCode(), "conflict"))
-				return errSilent
-			}
-			return fmt.Errorf("merge %s: git merge-file: %w", o.Path, err)
-		}
-		return nil
+		return mergeLines(a, p, o, abs)
 	}
 	if conflicts > 0 {
 		merged = labelMarkers(merged, mergeLabel(o.OursLabel, "ours"), mergeLabel(o.TheirsLabel, "theirs"))
 	}
-	st, err := os.Stat(abs(o.Ours))
-	if err != nil {
-		return fmt.Errorf("merge %s: %w", o.Path, err)
-	}
-	if err := os.WriteFile(abs(o.Ours), merged, st.Mode().Perm()); err != nil {
+	if err := writeMerged(p, abs(o.Ours), merged); err != nil {
 		return fmt.Errorf("merge %s: %w", o.Path, err)
 	}
 	if conflicts > 0 {
@@ -124,4 +120,41 @@ func runMergeLedger(a *app, o mergeLedgerOptions) error {
 	}
 	fmt.Fprintf(a.errw, "continuity: %s: merged cleanly\n", o.Path)
 	return nil
+}
+
+// mergeLines merges the three versions line by line with git merge-file
+// and writes the result to OURS, conflict markers included.
+func mergeLines(a *app, p *project.Project, o mergeLedgerOptions, abs func(string) string) error {
+	out, err := gitfacts.Git{Repo: gitfacts.Repo{Root: a.dir}}.Run(context.Background(),
+		"merge-file", "-p", "-L", mergeLabel(o.OursLabel, "ours"), "-L", mergeLabel(o.BaseLabel, "base"), "-L", mergeLabel(o.TheirsLabel, "theirs"),
+		abs(o.Ours), abs(o.Base), abs(o.Theirs))
+	// merge-file exits with the number of conflicts (capped at 127), and
+	// still prints the merge.
+	n := gitfacts.ExitCode(err)
+	if err != nil && (n <= 0 || n >= 128) {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
+	}
+	if err := writeMerged(p, abs(o.Ours), out); err != nil {
+		return fmt.Errorf("merge %s: %w", o.Path, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(a.errw, "continuity: %s: %s left; resolve the markers\n", o.Path, plural(n, "conflict"))
+		return errSilent
+	}
+	return nil
+}
+
+// writeMerged replaces git's temporary OURS file with the merge, atomically
+// and keeping its mode. The file is git's, in the work tree or the git
+// directory, so writes are confined to neither the ledger directory nor the
+// work tree, only to an existing file.
+func writeMerged(p *project.Project, path string, merged []byte) error {
+	opts := p.StateOptions()
+	opts.Root = ""
+	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+		}
+		return merged, nil
+	})
 }

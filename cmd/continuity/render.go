@@ -10,7 +10,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -21,8 +21,7 @@ func (a *app) isTerminal(w io.Writer) bool {
 	if !ok || a.getenv("NO_COLOR") != "" || a.getenv("TERM") == "dumb" {
 		return false
 	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return term.IsTerminal(int(f.Fd()))
 }
 
 const (

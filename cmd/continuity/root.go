@@ -1,11 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -14,35 +14,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/project"
 )
-
-// devVersion is the version of a build that says nothing better.
-const devVersion = "0.1.0-dev"
-
-// version is set at build time with -ldflags "-X main.version=…". Left at
-// devVersion, it becomes the module version the go command recorded (see
-// moduleVersion), so `go install …@v1.2.0` reports 1.2.0.
-var version = devVersion
-
-func init() {
-	version = moduleVersion(version, debug.ReadBuildInfo)
-}
-
-// moduleVersion returns set unless it is devVersion and the build info
-// holds a real module version (not "(devel)", as `go run` and tests record),
-// which it returns without its leading "v".
-func moduleVersion(set string, readBuildInfo func() (*debug.BuildInfo, bool)) string {
-	if set != devVersion {
-		return set
-	}
-	info, ok := readBuildInfo()
-	if !ok || info == nil || info.Main.Version == "" || info.Main.Version == "(devel)" {
-		return set
-	}
-	return strings.TrimPrefix(info.Main.Version, "v")
-}
-
-// versionLine is what `continuity version` and `continuity --version` print.
-func versionLine() string { return "continuity " + version }
 
 // app carries what every command reads and writes: its IO, the environment
 // and the clock, so tests can run commands with buffers and a fixed time.
@@ -54,6 +25,18 @@ type app struct {
 	now    func() time.Time
 	dir    string // working directory
 	json   bool
+	// parsed, when set, receives a command's options instead of the
+	// command running: tests check argv → options with it.
+	parsed func(opts any)
+}
+
+// runWith hands a command's options to a.parsed when set, else runs it.
+func (a *app) runWith(opts any, run func() error) error {
+	if a.parsed != nil {
+		a.parsed(opts)
+		return nil
+	}
+	return run()
 }
 
 // usageError marks an error in how a command was called (exit 2).
@@ -131,12 +114,18 @@ Start with:  continuity demo            (the whole loop on sample data)
 		Version:       version,
 	}
 	root.SetVersionTemplate(versionLine() + "\n")
-	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON where the command supports it")
+	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON (refused by commands that print none)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if a.json && !printsJSON[cmd.Name()] {
+			return usageError{fmt.Errorf("%s: no --json: it prints no JSON", commandName(cmd))}
+		}
+		return nil
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddGroup(&cobra.Group{ID: "ledger", Title: "Ledger commands:"}, &cobra.Group{ID: "hooks", Title: "Hooks and handoffs:"}, &cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
-		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"),
+		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"), newListEditCmd(a, "constraint"),
 		newDecideCmd(a), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
@@ -184,13 +173,18 @@ func strictCompletion(root *cobra.Command) {
 	}
 }
 
+// printsJSON names the commands that honour --json; any other refuses it
+// (a usage error), so a script never takes text for JSON.
+var printsJSON = map[string]bool{
+	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
+	"constraint": true, "decide": true, "show": true, "list": true, "search": true, "lint": true,
+	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
+	"prune": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
+}
+
 // project opens the project the working directory belongs to.
 func (a *app) project() (*project.Project, error) {
-	p, err := project.OpenWith(a.dir, a.getenv)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return project.OpenWith(a.dir, a.getenv)
 }
 
 // activeName returns the active ledger's name, or an error that says how to choose one.
@@ -202,19 +196,67 @@ func (a *app) activeName(p *project.Project) (string, error) {
 	return name, err
 }
 
+// ledgerName is the ledger a command works on: the one named (by --ledger
+// or an argument), checked, else the active one.
+func (a *app) ledgerName(p *project.Project, named string) (string, error) {
+	if named == "" {
+		return a.activeName(p)
+	}
+	return named, project.CheckName(named)
+}
+
+// writeJSON prints v as indented JSON, with &, < and > as they are (a
+// command line such as "a && b" stays readable).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// commandName is a command as typed after "continuity" ("now", "completion bash").
+func commandName(cmd *cobra.Command) string {
+	return strings.TrimPrefix(cmd.CommandPath(), "continuity ")
+}
+
+// argsWanted says what a command's arguments are: its "args" annotation
+// ("the text of the step"), else the placeholders of its Use line.
+func argsWanted(cmd *cobra.Command) string {
+	if w := cmd.Annotations["args"]; w != "" {
+		return w
+	}
+	_, rest, _ := strings.Cut(cmd.Use, " ")
+	if rest == "" {
+		return "no arguments"
+	}
+	return rest
+}
+
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageError{fmt.Errorf("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+		switch {
+		case len(args) == n:
+			return nil
+		case n == 0:
+			return usageError{fmt.Errorf("%s: takes no arguments, got %q", commandName(cmd), strings.Join(args, " "))}
+		case n == 1 && len(args) == 0:
+			return usageError{fmt.Errorf("%s: needs %s", commandName(cmd), argsWanted(cmd))}
 		}
-		return nil
+		return usageError{fmt.Errorf("%s: takes %s (%s), got %d (quote text that has spaces)", commandName(cmd), plural(n, "argument"), argsWanted(cmd), len(args))}
 	}
 }
 
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return usageError{fmt.Errorf("%s needs at least %d argument(s)", cmd.CommandPath(), n)}
+			return usageError{fmt.Errorf("%s: needs %s", commandName(cmd), argsWanted(cmd))}
 		}
 		return nil
 	}
@@ -223,23 +265,8 @@ func minArgs(n int) cobra.PositionalArgs {
 func maxArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usageError{fmt.Errorf("%s takes at most %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+			return usageError{fmt.Errorf("%s: takes at most %s, got %d arguments", commandName(cmd), argsWanted(cmd), len(args))}
 		}
 		return nil
-	}
-}
-
-func newVersionCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if a.json {
-				return writeJSON(a.out, map[string]string{"version": version})
-			}
-			fmt.Fprintln(a.out, versionLine())
-			return nil
-		},
 	}
 }

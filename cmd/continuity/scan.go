@@ -1,18 +1,18 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -68,12 +68,15 @@ func runScan(a *app, o scanOptions) error {
 	var srcs []source
 	switch {
 	case o.Staged:
-		names, err := stagedContinuityFiles(p)
+		// In a pre-commit hook git names the index being committed
+		// (a temporary one for `git commit -a` or `git commit PATH`).
+		g := gitfacts.Git{Repo: p.Repo, Index: a.getenv("GIT_INDEX_FILE")}
+		names, err := stagedContinuityFiles(p, g)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			srcs = append(srcs, source{n, func() ([]byte, error) { return gitOutput(p.Root, "cat-file", "blob", ":"+n) }})
+			srcs = append(srcs, source{n, func() ([]byte, error) { return g.Run(context.Background(), "cat-file", "blob", ":"+n) }})
 		}
 	case len(o.Files) > 0:
 		for _, f := range o.Files {
@@ -169,11 +172,11 @@ func filesUnder(path string, mdOnly bool) ([]string, error) {
 
 // stagedContinuityFiles lists the ledgers and handoffs added, copied,
 // modified or renamed in the index, relative to the repository root.
-func stagedContinuityFiles(p *project.Project) ([]string, error) {
+func stagedContinuityFiles(p *project.Project, g gitfacts.Git) ([]string, error) {
 	if p.Repo.Root == "" {
 		return nil, errors.New("scan --staged: not in a git repository")
 	}
-	out, err := gitOutput(p.Root, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", "--", p.Rel(p.LedgerDir), p.Rel(p.HandoffDir))
+	out, err := g.Run(context.Background(), "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", "--", p.Rel(p.LedgerDir), p.Rel(p.HandoffDir))
 	if err != nil {
 		return nil, err
 	}
@@ -184,16 +187,4 @@ func stagedContinuityFiles(p *project.Project) ([]string, error) {
 		}
 	}
 	return names, nil
-}
-
-func gitOutput(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
 }

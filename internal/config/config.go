@@ -18,13 +18,17 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // ProjectFile is the project configuration file, relative to the repository root.
 const ProjectFile = ".continuity.yaml"
+
+// MaxBudget is the largest budget accepted: anything at or over the host's
+// 10,000-character cliff would be cut off by the host. The injector caps
+// what it is given at the same figure (inject.MaxBudget is this constant).
+const MaxBudget = 9900
 
 // HandoffSections are the sections a handoff may hold, by config name.
 var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
@@ -261,7 +265,7 @@ func (c Config) check() error {
 			return fmt.Errorf("%s must be a directory inside the repository, got %q", name, dir)
 		}
 	}
-	if c.Budget < 500 || c.Budget > inject.MaxBudget {
+	if c.Budget < 500 || c.Budget > MaxBudget {
 		return fmt.Errorf("budget must be from 500 to 9,900 characters (Claude Code cuts 10,000 and more to a preview), got %d", c.Budget)
 	}
 	for src, policy := range c.Sources {

@@ -350,3 +350,46 @@ func TestWorktreeStatusAndSubmodule(t *testing.T) {
 	sub := filepath.Join(dir, "lib")
 	checkAgainstGit(t, sub, "main")
 }
+
+func TestRunIndexAndNoRepo(t *testing.T) {
+	dir := newRepo(t)
+	r, _ := Find(dir)
+	// A second index that stages a file the repository's own index lacks,
+	// as git gives a pre-commit hook for `git commit -a` or `git commit PATH`.
+	write(t, filepath.Join(dir, "b.txt"), "b\n")
+	index := filepath.Join(t.TempDir(), "index") // new: stages b.txt only, so a.txt reads as deleted
+	ctx := context.Background()
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(t.TempDir(), "elsewhere")) // ignored unless given
+	if _, err := (Git{Repo: r, Index: index}).Run(ctx, "add", "b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	staged, err := Git{Repo: r, Index: index}.Run(ctx, "diff", "--cached", "--name-only")
+	if err != nil || strings.TrimSpace(string(staged)) != "a.txt\nb.txt" {
+		t.Errorf("with Index: staged = %q, %v", staged, err)
+	}
+	own, err := Git{Repo: r}.Run(ctx, "diff", "--cached", "--name-only")
+	if err != nil || len(own) != 0 {
+		t.Errorf("own index: staged = %q, %v; want nothing", own, err)
+	}
+
+	// Without a git directory, git runs in Root (git init makes one there).
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if err := os.Mkdir(fresh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Git{Repo: Repo{Root: fresh}}).Run(ctx, "init", "-q", "-b", "trunk"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Find(fresh); err != nil || Branch(got) != "trunk" {
+		t.Errorf("after init: %+v, %v", got, err)
+	}
+
+	// A failing run keeps git's exit status.
+	_, err = Git{Repo: r}.Run(ctx, "config", "--get", "no.such.key")
+	if ExitCode(err) != 1 {
+		t.Errorf("ExitCode(%v) = %d, want 1", err, ExitCode(err))
+	}
+	if ExitCode(nil) != -1 {
+		t.Errorf("ExitCode(nil) = %d, want -1", ExitCode(nil))
+	}
+}

@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// defaultTimeout bounds a git run whose context has no deadline, so no
+// DefaultTimeout bounds a git run whose context has no deadline, so no
 // caller can make a hook wait on git forever.
-const defaultTimeout = 2 * time.Second
+const DefaultTimeout = 2 * time.Second
 
 // waitDelay bounds how long we wait for git's output pipes after it is
 // killed (a child process such as an fsmonitor may hold them open).
@@ -68,20 +68,44 @@ func parsePorcelainZ(out []byte) []string {
 	return paths
 }
 
-// runGit runs git in the repository's root with optional locks off and
-// the repository location taken from r, not from the environment. It never
-// outlives ctx (or defaultTimeout when ctx has no deadline) by more than
-// waitDelay, and returns whatever stdout held when it stopped.
-func runGit(ctx context.Context, r Repo, args ...string) ([]byte, error) {
+// Git is how continuity runs git: every git call in the project goes through
+// Run, so none can hang a hook, prompt for input, or be pointed at another
+// repository by the environment.
+type Git struct {
+	// Repo is where git runs. With GitDir set, git is told the repository
+	// and work tree explicitly; with only Root set (git init, git
+	// merge-file), git runs in Root and finds what it needs itself.
+	Repo Repo
+	// Index, when set, is the index file git reads and writes instead of
+	// the repository's own (GIT_INDEX_FILE): the one a pre-commit hook was
+	// given, which holds what is about to be committed. A relative path is
+	// from Repo.Root.
+	Index string
+	// Timeout bounds a run whose context has no deadline; zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Run runs git with args and returns its standard output. Optional locks
+// are off and the repository comes from g, not the environment. It never
+// outlives ctx (or the timeout when ctx has no deadline) by more than a
+// moment, and returns whatever stdout held when it stopped. A failure is
+// "git ARGS in ROOT: …" with git's first line of stderr; an exit status is
+// kept in the chain (errors.As with *exec.ExitError).
+func (g Git) Run(ctx context.Context, args ...string) ([]byte, error) {
 	if _, ok := ctx.Deadline(); !ok {
+		timeout := g.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, defaultTimeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	args = append([]string{"--no-optional-locks"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.Root
-	cmd.Env = gitEnv(os.Environ(), r)
+	cmd.Dir = g.Repo.Root
+	cmd.Env = gitEnv(os.Environ(), g.Repo, g.Index)
 	cmd.WaitDelay = waitDelay
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
@@ -96,15 +120,30 @@ func runGit(ctx context.Context, r Repo, args ...string) ([]byte, error) {
 			// git config exits 1 for an unset key: not a failure worth a message.
 			err = fmt.Errorf("%w: not set", err)
 		}
-		return stdout.Bytes(), fmt.Errorf("git %s in %s: %w", strings.Join(args[1:], " "), r.Root, err)
+		return stdout.Bytes(), fmt.Errorf("git %s in %s: %w", strings.Join(args[1:], " "), g.Repo.Root, err)
 	}
 	return stdout.Bytes(), nil
 }
 
+// ExitCode returns the exit status of the git run that failed with err, or
+// -1 when git did not run to an exit (not found, killed, timed out).
+func ExitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	return -1
+}
+
+func runGit(ctx context.Context, r Repo, args ...string) ([]byte, error) {
+	return Git{Repo: r}.Run(ctx, args...)
+}
+
 // gitEnv drops variables that would point git at another repository or
-// prompt for input, and turns optional locks off.
-func gitEnv(env []string, r Repo) []string {
-	out := make([]string, 0, len(env)+4)
+// prompt for input, and turns optional locks off. The repository is named
+// only when r knows its git directory; the index only when one is given.
+func gitEnv(env []string, r Repo, index string) []string {
+	out := make([]string, 0, len(env)+5)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
@@ -115,12 +154,13 @@ func gitEnv(env []string, r Repo) []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out,
-		"GIT_DIR="+r.GitDir,
-		"GIT_WORK_TREE="+r.Root,
-		"GIT_OPTIONAL_LOCKS=0",
-		"GIT_TERMINAL_PROMPT=0",
-	)
+	if r.GitDir != "" {
+		out = append(out, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Root)
+	}
+	if index != "" {
+		out = append(out, "GIT_INDEX_FILE="+index)
+	}
+	return append(out, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
 }
 
 func firstLine(s string) string {

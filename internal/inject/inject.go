@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/ledger"
 	"github.com/continuity-md/continuity/templates"
@@ -24,9 +25,10 @@ import (
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted: anything at or over a host's
-// 10,000 cliff would be cut off by the host.
-const MaxBudget = 9900
+// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// setting is checked): anything at or over a host's 10,000 cliff would be
+// cut off by the host.
+const MaxBudget = config.MaxBudget
 
 // Input is what an injection is made from.
 type Input struct {

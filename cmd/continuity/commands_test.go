@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestArgvToOptions: each constructor only copies flags and arguments into
+// its options; nothing runs.
+func TestArgvToOptions(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want any
+	}{
+		{[]string{"now", "Logout", "endpoint"}, editOptions{Verb: "now", Items: []string{"Logout endpoint"}}},
+		{[]string{"now", ""}, editOptions{Verb: "now", Items: []string{""}}},
+		{[]string{"goal", "-l", "auth", "Ship it", "--json"}, editOptions{Verb: "goal", Ledger: "auth", Items: []string{"Ship it"}, JSON: true}},
+		{[]string{"done", " a ", "", "b"}, editOptions{Verb: "done", Items: []string{"a", "b"}}},
+		{[]string{"next", "--remove", "x", "--ledger", "auth"}, editOptions{Verb: "next", Ledger: "auth", Items: []string{"x"}, Remove: true}},
+		{[]string{"constraint", "Keep /v1"}, editOptions{Verb: "constraint", Items: []string{"Keep /v1"}}},
+		{[]string{"decide", "RS256", "--why", "rotation"}, editOptions{Verb: "decide", Items: []string{"RS256"}, Why: "rotation"}},
+		{[]string{"new", "auth", "--goal", "Ship JWT auth"}, newOptions{Name: "auth", Goal: "Ship JWT auth"}},
+		{[]string{"show", "auth", "--json"}, showOptions{Name: "auth", JSON: true}},
+		{[]string{"list", "--recent", "3"}, listOptions{Recent: 3}},
+		{[]string{"search", "refresh", "--author", "Ana", "--since", "7d", "--session", "auth"}, searchOptions{Text: "refresh", Author: "Ana", Since: "7d", Session: "auth"}},
+		{[]string{"lint", "a.md", "b.md"}, lintOptions{Files: []string{"a.md", "b.md"}}},
+		{[]string{"config", "--json"}, configOptions{JSON: true}},
+		{[]string{"demo", "--keep"}, demoOptions{Keep: true}},
+		{[]string{"version"}, versionOptions{}},
+	}
+	for _, tt := range tests {
+		var got any
+		var out, errw bytes.Buffer
+		a := &app{out: &out, errw: &errw, getenv: func(string) string { return "" }, now: time.Now, parsed: func(o any) { got = o }}
+		root := newRoot(a)
+		root.SetArgs(tt.argv)
+		if err := root.Execute(); err != nil {
+			t.Errorf("%q: %v", tt.argv, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: options %+v, want %+v", tt.argv, got, tt.want)
+		}
+	}
+}
+
+// testApp is an app in a fresh directory (not a git repository) with buffers.
+func testApp(t *testing.T) (*app, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	state := t.TempDir()
+	var out, errw bytes.Buffer
+	env := map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": filepath.Join(state, "config")}
+	return &app{out: &out, errw: &errw, dir: dir, getenv: func(k string) string { return env[k] },
+		now: func() time.Time { return time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC) }}, &out, &errw
+}
+
+func TestRunEditDoneMovesNow(t *testing.T) {
+	a, out, _ := testApp(t)
+	if err := runNew(a, newOptions{Name: "auth", Goal: "Ship JWT auth"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []editOptions{
+		{Verb: "now", Items: []string{"Refresh endpoint"}},
+		{Verb: "next", Items: []string{"Logout endpoint", "Tests"}},
+	} {
+		if err := runEdit(a, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out.Reset()
+	if err := runEdit(a, editOptions{Verb: "done", Items: []string{"Refresh endpoint"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 item added to done (thoughts/ledgers/CONTINUITY_auth.md)\nnow: Logout endpoint (was first in next)\n"
+	if out.String() != want {
+		t.Errorf("done printed %q, want %q", out, want)
+	}
+	out.Reset()
+	if err := runShow(a, showOptions{JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Now       string
+		Next      []string
+		Done      []string
+		Decisions []any
+	}
+	if err := json.Unmarshal(out.Bytes(), &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.Now != "Logout endpoint" || !reflect.DeepEqual(l.Next, []string{"Tests"}) || !reflect.DeepEqual(l.Done, []string{"Refresh endpoint"}) {
+		t.Errorf("after done: %+v", l)
+	}
+	if !strings.Contains(out.String(), `"decisions": []`) || strings.Contains(out.String(), "null") {
+		t.Errorf("show --json: empty lists must be []:\n%s", out)
+	}
+}
+
+func TestRunEditUsage(t *testing.T) {
+	a, _, _ := testApp(t)
+	for _, o := range []editOptions{
+		{Verb: "goal", Items: []string{""}},
+		{Verb: "next"},
+		{Verb: "decide", Items: []string{"RS256"}},
+	} {
+		var ue usageError
+		if err := runEdit(a, o); !errors.As(err, &ue) {
+			t.Errorf("%+v: %v, want a usage error", o, err)
+		}
+	}
+}
+
+func TestRunLintMissingAndJSON(t *testing.T) {
+	a, out, errw := testApp(t)
+	err := runLint(a, lintOptions{Files: []string{"nosuch.md"}})
+	if !errors.Is(err, errSilent) || out.String() != "nosuch.md: no such file\n" || errw.String() != "continuity: 1 file with problems\n" {
+		t.Errorf("lint nosuch.md: %v, stdout %q, stderr %q", err, out, errw)
+	}
+	out.Reset()
+	if err := os.WriteFile(filepath.Join(a.dir, "ok.md"), []byte("---\nsession: ok\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runLint(a, lintOptions{Files: []string{"ok.md"}, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"files\": 1,\n  \"problems\": []\n}\n"; out.String() != want {
+		t.Errorf("lint --json = %q, want %q", out, want)
+	}
+}
+
+func TestAuthorMatches(t *testing.T) {
+	for _, c := range []struct {
+		author, query string
+		want          bool
+	}{
+		{"Ana Newcomer", "Ana", true},
+		{"Ana Newcomer", "ana new", true},
+		{"Ana Newcomer", "A N", true},
+		{"Ana Newcomer", "newcomer", true},
+		{"Ana Newcomer", "Newcomer Ana", false},
+		{"Ana Newcomer", "na", false},
+		{"Ana Newcomer", "Anastasia", false},
+		{"", "Ana", false},
+	} {
+		if got := authorMatches(c.author, c.query); got != c.want {
+			t.Errorf("authorMatches(%q, %q) = %v, want %v", c.author, c.query, got, c.want)
+		}
+	}
+}
+
+func TestJSONRefused(t *testing.T) {
+	var out, errw bytes.Buffer
+	code := run([]string{"merge-ledger", "a", "b", "c", "d", "--json"}, strings.NewReader(""), &out, &errw)
+	if code != 2 || out.Len() != 0 || !strings.HasPrefix(errw.String(), "continuity: merge-ledger: no --json") {
+		t.Errorf("merge-ledger --json: exit %d, stdout %q, stderr %q", code, out.String(), errw.String())
+	}
+}
