@@ -67,6 +67,17 @@ var ccName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(\d{4}-\d{2}-\d{2})(?:[_T ](\d{2})[-:h](\d{2})(?:[-:](\d{2}))?)?`)
 })
 
+// knownEvent reports whether rest (a name after its time) is "_EVENT.md"
+// or "_EVENT_…" for an event continuity writes.
+func knownEvent(rest string) bool {
+	for _, ev := range []string{"pre-compact", "session-end", "manual", "recovered"} {
+		if rest == "_"+ev+".md" || strings.HasPrefix(rest, "_"+ev+"_") {
+			return true
+		}
+	}
+	return false
+}
+
 // continuityLike matches names that start with continuity's UTC time.
 var continuityLike = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z`)
@@ -155,7 +166,15 @@ func entries(dir string) ([]entry, error) {
 			continue
 		}
 		if continuityLike().MatchString(name) {
-			continue // continuity's time format, but not one of its names
+			// Continuity's time format in a name of another shape: a
+			// handoff only when an event follows the time (one named by
+			// hand without an id, "…Z_manual.md"); other files there are
+			// notes, not handoffs.
+			if t, err := time.Parse(nameTime, name[:len(nameTime)]); err == nil && knownEvent(name[len(nameTime):]) {
+				e.t, e.exact = t, true
+				out = append(out, e)
+			}
+			continue
 		}
 		if t, _, ok := NameTime(name); ok {
 			e.t = t
