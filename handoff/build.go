@@ -55,6 +55,9 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	for k := range done.seen {
 		next.seen[k] = true // what is done is not next
 	}
+	if h.Now != "" {
+		next.seen[itemKey(h.Now)] = true // nor what is being done now
+	}
 	h.Next = next.add(nil, tasksOpen...)
 	h.Next = next.add(h.Next, ledgerNext...)
 

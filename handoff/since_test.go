@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"github.com/continuity-md/continuity/ledger"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,16 @@ func TestSummaryOf(t *testing.T) {
 				t.Errorf("a reply from before the compaction in %q", got)
 			}
 		}
+	}
+}
+
+// TestBuildNowIsNotNext: the step the ledger says is now is not listed
+// again under Next, even when the agent's task for it is still open.
+func TestBuildNowIsNotNext(t *testing.T) {
+	l := &ledger.Ledger{Now: "Logout endpoint", Next: []string{"Integration tests"}}
+	f := &Facts{Tasks: []Task{{Subject: "Logout endpoint", Status: "in_progress"}, {Subject: "Docs", Status: "pending"}}}
+	h := Build(Meta{}, f, l)
+	if want := []string{"Docs", "Integration tests"}; strings.Join(h.Next, "|") != strings.Join(want, "|") {
+		t.Errorf("next = %q, want %q", h.Next, want)
 	}
 }
