@@ -132,7 +132,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "ledger"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a)} {
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a)} {
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
@@ -179,7 +179,7 @@ var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
 	"constraint": true, "decide": true, "show": true, "list": true, "search": true, "lint": true,
 	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
-	"prune": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
+	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
 }
 
 // project opens the project the working directory belongs to.
