@@ -179,7 +179,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 			if errors.Is(err, project.ErrBadName) {
 				return usageError{err}
 			}
-			if err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil {
+			if (err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil) && inj.Input.LedgerPath != "" {
 				fmt.Fprintf(a.out, "active ledger: %s\n", inj.Input.LedgerPath)
 			}
 			return printInjection(a, inj, err)

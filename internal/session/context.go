@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -153,12 +154,41 @@ func Resume(p *project.Project, e Env, name string) (Injection, error) {
 		return Injection{}, err
 	}
 	if l, raw, err := LoadLedger(p, name); err == nil && l == nil && raw == nil {
+		if inj, ok := handoffOnly(p, e, name); ok {
+			return inj, nil
+		}
 		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
 	}
 	if err := p.SetActive(name); err != nil {
 		return Injection{}, err
 	}
 	return Context(p, e, name, "startup", "")
+}
+
+// handoffOnly is what resuming a work stream that has handoffs but no
+// ledger here (a teammate's) gives: its latest handoff, redacted, and how
+// to start a ledger for it. Nothing is made active: hooks would find no
+// ledger.
+func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
+	path, err := p.LatestHandoff(name)
+	if err != nil {
+		return Injection{}, false
+	}
+	src, err := safefile.Read(path, p.WriteOptions())
+	if err != nil {
+		return Injection{}, false
+	}
+	h, err := handoff.Parse(src)
+	if err != nil {
+		return Injection{}, false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "continuity: work stream %q has no ledger here, only handoffs. The latest (%s): %s\n\n", name, inject.Byline(h.Meta, e.Now), p.Rel(path))
+	for _, sec := range h.Order {
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", sec, h.Sections[sec])
+	}
+	fmt.Fprintf(&b, "Start a ledger for it with `continuity new %s --goal TEXT`; then `continuity resume %s`.", name, name)
+	return Injection{Text: p.Redact(b.String())}, true
 }
 
 // unitName names a host's unit for people.
