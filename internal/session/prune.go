@@ -69,10 +69,7 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	}
 	if !dryRun {
 		stamp := filepath.Join(p.StateDir, "pruned")
-		opts := p.StateOptions()
-		opts.NoSync = true // a stamp: losing it costs one prune more
-		err := safefile.Update(stamp, opts, func([]byte) ([]byte, error) { return []byte(now.UTC().Format(time.RFC3339) + "\n"), nil })
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fail(fmt.Errorf("local state: %w", err))
 		}
 	}
