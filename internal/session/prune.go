@@ -68,6 +68,9 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 		fail(err)
 	}
 	if !dryRun {
+		// A stamp whose time alone matters, written directly: through
+		// safefile it would leave a temporary directory behind in the
+		// local state this prune has just cleared.
 		stamp := filepath.Join(p.StateDir, "pruned")
 		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fail(fmt.Errorf("local state: %w", err))
