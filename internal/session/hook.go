@@ -131,7 +131,7 @@ func (k Hook) open(ev host.Event) *project.Project {
 		return nil
 	}
 	if !p.OptedIn() {
-		k.debugf("%s has no %s and no %s; nothing done (run `continuity init`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
+		k.debugf("%s has no %s and no %s; nothing done (start a ledger with `continuity new NAME`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
 		return nil
 	}
 	if s := p.Config.Summary(); s != "" {
