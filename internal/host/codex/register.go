@@ -12,6 +12,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/install"
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // events are the Codex hook events continuity registers, in order. Stop
@@ -139,7 +140,7 @@ func (h Host) trustNotes() []string {
 		return []string{"Codex runs hooks only in a trusted project, and only hooks you have trusted; CODEX_HOME and HOME are unset, so continuity cannot tell whether they are"}
 	}
 	cfgPath := filepath.Join(dir, "config.toml")
-	src, err := os.ReadFile(cfgPath)
+	src, err := safefile.Read(cfgPath, safefile.Options{MaxSize: 4 << 20})
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return []string{fmt.Sprintf("cannot read %s to tell whether Codex trusts this project: %v", cfgPath, err)}
 	}

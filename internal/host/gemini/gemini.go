@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -238,8 +239,8 @@ func (Host) TranscriptDir(getenv func(string) string, root string) string {
 // projectID is the short name Gemini CLI's project registry gives root
 // ("" when none, or when the name would leave the tmp directory).
 func projectID(registry, root string) string {
-	b, err := os.ReadFile(registry)
-	if err != nil || len(b) > 4<<20 {
+	b, err := safefile.Read(registry, safefile.Options{MaxSize: 4 << 20})
+	if err != nil {
 		return ""
 	}
 	var reg struct {

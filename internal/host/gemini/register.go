@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/install"
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // events are the Gemini CLI events continuity registers, in order.
@@ -160,7 +160,7 @@ func (Host) TrustNotes(getenv func(string) string, root string) []string {
 
 // folderTrustOff reports whether user settings turn folder trust off.
 func folderTrustOff(settings string) bool {
-	b, err := os.ReadFile(settings)
+	b, err := safefile.Read(settings, safefile.Options{MaxSize: 4 << 20})
 	if err != nil {
 		return false
 	}
@@ -177,8 +177,8 @@ func folderTrustOff(settings string) bool {
 // folderTrusted applies the most specific rule of a trustedFolders.json
 // that covers root; rule is the one applied ("" when none).
 func folderTrusted(path, root string) (trusted bool, rule string) {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 4<<20 {
+	b, err := safefile.Read(path, safefile.Options{MaxSize: 4 << 20})
+	if err != nil {
 		return false, ""
 	}
 	var rules map[string]string

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // Bounds on the look at a chat file's tail. A hook reads back from the end
@@ -121,14 +123,8 @@ func openChat(path string) (*os.File, int64, error) {
 	if path == "" {
 		return nil, 0, errors.New("no transcript")
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, errors.New("not a regular file")
-	}
-	f, err := os.Open(path)
+	// Never a FIFO, a device or a /proc file: one could hold the hook.
+	f, fi, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -227,8 +223,9 @@ func (h Host) threshold(cwd string) float64 {
 
 // settingsThreshold reads model.compressionThreshold from a settings file.
 func settingsThreshold(path string) (float64, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 1<<20 {
+	// The workspace's settings are the repository's: bounded, regular only.
+	b, err := safefile.Read(path, safefile.Options{MaxSize: 1 << 20})
+	if err != nil {
 		return 0, false
 	}
 	var s struct {
