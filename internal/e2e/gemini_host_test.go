@@ -77,13 +77,15 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 	for _, c := range calls {
 		name, _ := c.Payload["hook_event_name"].(string)
 		order = append(order, name)
-		// Decode as the hook would have, against the chat as it stood.
+		// Decode and refine as the hook would have in a repository that
+		// opted in, against the chat as it stood.
 		c.Payload["transcript_path"] = c.Chat
 		b, _ := json.Marshal(c.Payload)
 		ev, err := h.Decode(b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		ev = h.Refine(ev)
 		kinds[name] = append(kinds[name], ev.Kind)
 		if ev.Kind == host.BeforePrompt && ev.Compacted {
 			t.Errorf("BeforeAgent %q: a refresh although the prompt carries SessionStart's context", ev.Prompt)

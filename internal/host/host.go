@@ -40,6 +40,7 @@ type Event struct {
 	Summary    string // AfterCompact: the compaction summary, raw
 	Prompt     string // BeforePrompt
 	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
+	Payload    []byte // the payload as received, for a Refiner
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
 }
 
@@ -89,6 +90,16 @@ type Status struct {
 	// Notes are facts the person must act on that the settings alone show
 	// (for example a project the host does not trust yet).
 	Notes []string
+}
+
+// A Refiner is a host whose reading of some events needs a look at files
+// a payload names (the transcript's tail, settings): Decode reads nothing
+// but the payload, and Refine completes the event. The core calls Refine
+// only once the project is known to have opted in, so a hook in a
+// repository that has not reads nothing a payload names. Refine may turn
+// an event into Ignore.
+type Refiner interface {
+	Refine(ev Event) Event
 }
 
 // Host is one coding agent.

@@ -52,18 +52,27 @@ type Hook struct {
 // state (for doctor).
 func (k Hook) Handle(ev host.Event) host.Answer {
 	start := time.Now()
+	refiner, refines := k.Host.(host.Refiner)
 	switch {
 	case ev.Kind == host.Ignore:
 		k.debugf("event %q is not one continuity handles", ev.Name)
 		return host.Answer{}
 	case ev.Kind == host.TurnEnd && (ev.Transcript == "" || ev.SessionID == ""):
 		return host.Answer{} // nothing to checkpoint
-	case ev.Kind == host.BeforePrompt && !ev.Compacted:
+	case ev.Kind == host.BeforePrompt && !ev.Compacted && !refines:
 		return host.Answer{} // the common case: nothing to do, nothing read
 	}
 	p := k.open(ev)
 	if p == nil {
 		return host.Answer{}
+	}
+	if refines {
+		// Only now, in a repository that has opted in, may the host look
+		// at the files the payload names.
+		ev = refiner.Refine(ev)
+		if ev.Kind == host.Ignore || ev.Kind == host.BeforePrompt && !ev.Compacted {
+			return host.Answer{}
+		}
 	}
 	var ans host.Answer
 	var msg, stream string

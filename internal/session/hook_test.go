@@ -175,3 +175,41 @@ func (c *countingReader) Read(b []byte) (int, error) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
+
+// refiningHost counts Refine calls and turns every event it refines into
+// a refresh after compaction.
+type refiningHost struct {
+	*testHost
+	calls *int
+}
+
+func (h refiningHost) Refine(ev host.Event) host.Event {
+	*h.calls++
+	ev.Compacted = true
+	return ev
+}
+
+// TestHookRefinesOnlyOptedIn: a host's Refine (which looks at files the
+// payload names) runs only in a repository that has opted in.
+func TestHookRefinesOnlyOptedIn(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	calls := 0
+	h := refiningHost{&testHost{name: "gemini"}, &calls}
+	k, _ := r.hook(h, false)
+	a := k.Handle(host.Event{Kind: host.BeforePrompt, Name: "BeforeAgent", Cwd: r.dir, SessionID: "s"})
+	if calls != 1 || !strings.Contains(a.Context, "Replace session cookies") {
+		t.Errorf("opted in: %d Refine calls, context %q", calls, a.Context)
+	}
+	os.RemoveAll(filepath.Join(r.dir, "thoughts"))
+	calls = 0
+	k, _ = r.hook(h, false)
+	for _, kind := range []host.Kind{host.BeforePrompt, host.BeforeCompact, host.AfterCompact} {
+		if a := k.Handle(host.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "s"}); a != (host.Answer{}) {
+			t.Errorf("not opted in, kind %d: %+v", kind, a)
+		}
+	}
+	if calls != 0 {
+		t.Errorf("not opted in: Refine called %d times", calls)
+	}
+}

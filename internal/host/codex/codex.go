@@ -25,7 +25,10 @@ type Host struct {
 	root   string
 }
 
-var _ host.Host = Host{}
+var (
+	_ host.Host    = Host{}
+	_ host.Refiner = Host{}
+)
 
 // Situate returns the host as seen from repository root with environment
 // getenv: Registered then reports whether Codex trusts root.
@@ -99,8 +102,7 @@ func (h Host) Decode(payload []byte) (host.Event, error) {
 	case host.BeforeCompact:
 		ev.Trigger = str("trigger")
 	case host.AfterCompact:
-		ev.Trigger = str("trigger")
-		ev.Summary = h.summary(ev.Transcript)
+		ev.Trigger = str("trigger") // the summary: Refine, from the rollout
 	case host.TurnEnd:
 		ev.LastReply = str("last_assistant_message")
 	case host.End:
@@ -132,6 +134,16 @@ func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
 	out.HookSpecificOutput.HookEventName = "SessionStart"
 	out.HookSpecificOutput.AdditionalContext = a.Context
 	return json.Marshal(out)
+}
+
+// Refine gives PostCompact the compaction summary, which Codex's payload
+// does not carry: the last compacted record of the session's rollout. The
+// core calls it only in a repository that has opted in.
+func (h Host) Refine(ev host.Event) host.Event {
+	if ev.Kind == host.AfterCompact && ev.Summary == "" {
+		ev.Summary = h.summary(ev.Transcript)
+	}
+	return ev
 }
 
 // ProjectDir is "": Codex names no project directory in a hook's
@@ -166,7 +178,9 @@ func (h Host) summary(path string) string {
 	if rel, err := filepath.Rel(dir, filepath.Clean(path)); err != nil || !filepath.IsLocal(rel) {
 		return ""
 	}
-	f, err := transcript.ReadFile(path, summaryDecoder{newDecoder("", nil)})
+	// Within the hook's own budget: a long rollout is cut short, not waited on.
+	deadline := time.Now().Add(h.Limits().EndBudget * 6 / 10)
+	f, _, err := transcript.ReadFrom([]string{path}, summaryDecoder{newDecoder("", nil)}, nil, deadline)
 	if err != nil {
 		return ""
 	}

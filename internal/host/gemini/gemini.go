@@ -55,7 +55,10 @@ type Host struct {
 	Getenv func(string) string
 }
 
-var _ host.Host = Host{}
+var (
+	_ host.Host    = Host{}
+	_ host.Refiner = Host{}
+)
 
 // New returns the Gemini CLI host.
 func New() Host { return Host{} }
@@ -99,26 +102,11 @@ var errNotObject = errors.New("continuity: decode Gemini CLI hook payload: not a
 // the threshold, at the settings): see compressionComing and refreshNeeded.
 // A chat file that cannot be read decides for doing nothing.
 func (h Host) Decode(b []byte) (host.Event, error) {
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return host.Event{}, errNotObject
+	p, err := parsePayload(b)
+	if err != nil {
+		return host.Event{}, err
 	}
-	var p payload
-	if err := json.Unmarshal(trimmed, &p); err != nil {
-		// Fields of unexpected types: keep what can be read, by name only.
-		var m map[string]json.RawMessage
-		if json.Unmarshal(trimmed, &m) != nil {
-			return host.Event{}, errNotObject
-		}
-		p = payload{}
-		str := func(k string) string {
-			var s string
-			_ = json.Unmarshal(m[k], &s)
-			return s
-		}
-		p.Event, p.SessionID, p.Transcript, p.Cwd = str("hook_event_name"), str("session_id"), str("transcript_path"), str("cwd")
-	}
-	ev := host.Event{Kind: host.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd}
+	ev := host.Event{Kind: host.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd, Payload: b}
 	switch p.Event {
 	case evSessionStart:
 		ev.Kind, ev.Source = host.Start, p.Source
@@ -128,18 +116,61 @@ func (h Host) Decode(b []byte) (host.Event, error) {
 	case evSessionEnd:
 		ev.Kind, ev.Reason = host.End, p.Reason
 	case evPreCompress:
-		ev.Trigger = p.Trigger
-		if p.Trigger == "manual" || h.compressionComing(p) {
-			ev.Kind = host.BeforeCompact
-		}
+		// Refine looks at the chat file: only a compression that is really
+		// coming keeps it a BeforeCompact.
+		ev.Kind, ev.Trigger = host.BeforeCompact, p.Trigger
 	case evBeforeAgent:
 		ev.Kind = host.BeforePrompt
 		ev.Prompt = stripHookContext(p.Prompt)
-		ev.Compacted = h.refreshNeeded(p)
 	case evAfterAgent:
 		ev.Kind, ev.LastReply = host.TurnEnd, p.Response
 	}
 	return ev, nil
+}
+
+// Refine decides what Decode cannot from the payload alone, from the chat
+// file's tail and the settings: a PreCompress is a BeforeCompact only when
+// a compression is really coming (or asked for), and a BeforeAgent is
+// Compacted when the model lost continuity's context.
+func (h Host) Refine(ev host.Event) host.Event {
+	p, err := parsePayload(ev.Payload)
+	if err != nil {
+		return ev
+	}
+	switch ev.Name {
+	case evPreCompress:
+		if p.Trigger != "manual" && !h.compressionComing(p) {
+			ev.Kind = host.Ignore
+		}
+	case evBeforeAgent:
+		ev.Compacted = h.refreshNeeded(p)
+	}
+	return ev
+}
+
+// parsePayload reads a hook payload; fields of unexpected types read as
+// empty. It fails only when b is not a JSON object.
+func parsePayload(b []byte) (payload, error) {
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return payload{}, errNotObject
+	}
+	var p payload
+	if err := json.Unmarshal(trimmed, &p); err != nil {
+		// Fields of unexpected types: keep what can be read, by name only.
+		var m map[string]json.RawMessage
+		if json.Unmarshal(trimmed, &m) != nil {
+			return payload{}, errNotObject
+		}
+		p = payload{}
+		str := func(k string) string {
+			var s string
+			_ = json.Unmarshal(m[k], &s)
+			return s
+		}
+		p.Event, p.SessionID, p.Transcript, p.Cwd = str("hook_event_name"), str("session_id"), str("transcript_path"), str("cwd")
+	}
+	return p, nil
 }
 
 // ourMark opens every context continuity injects, as the model sees it:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -70,30 +71,31 @@ func TestDecodeRealPayloads(t *testing.T) {
 	for _, tt := range tests {
 		p := payloadFile(t, tt.file)
 		p["transcript_path"] = chat
-		ev, err := h.Decode(mustJSON(t, p))
+		ev, err := decodeRefined(h, mustJSON(t, p))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
 		tt.want.SessionID = "44444444-2222-4333-8444-555555555555"
 		tt.want.Transcript = chat
 		tt.want.Cwd = recRoot
-		if ev != tt.want {
+		ev.Payload = nil // the payload as received, kept for Refine
+		if !reflect.DeepEqual(ev, tt.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.file, ev, tt.want)
 		}
 	}
 	for _, ev := range []string{"BeforeTool", "AfterTool", "BeforeModel", "Notification", ""} {
-		got, err := h.Decode([]byte(`{"hook_event_name":"` + ev + `","session_id":"s"}`))
+		got, err := decodeRefined(h, []byte(`{"hook_event_name":"`+ev+`","session_id":"s"}`))
 		if err != nil || got.Kind != host.Ignore {
 			t.Errorf("%q: %+v, %v; want Ignore", ev, got, err)
 		}
 	}
 	for _, bad := range []string{"", "[]", "null", `"x"`, "{", "not json"} {
-		if _, err := h.Decode([]byte(bad)); err == nil {
+		if _, err := decodeRefined(h, []byte(bad)); err == nil {
 			t.Errorf("Decode(%q) did not fail", bad)
 		}
 	}
 	// Fields of an unexpected type: the event is still told.
-	if ev, err := h.Decode([]byte(`{"hook_event_name":"SessionEnd","reason":7}`)); err != nil || ev.Kind != host.End {
+	if ev, err := decodeRefined(h, []byte(`{"hook_event_name":"SessionEnd","reason":7}`)); err != nil || ev.Kind != host.End {
 		t.Errorf("odd field types: %+v, %v", ev, err)
 	}
 }
@@ -128,7 +130,7 @@ func TestPreCompressOnlyWhenCompressing(t *testing.T) {
 	for file, n := range at {
 		p := payloadFile(t, file)
 		p["transcript_path"] = atLine(t, toolsChat, n)
-		ev, err := h.Decode(mustJSON(t, p))
+		ev, err := decodeRefined(h, mustJSON(t, p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,13 +155,13 @@ func TestPreCompressThresholdAndSplit(t *testing.T) {
 	// compression's snapshot is history to compress again.
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.0005}}`)
 	p["transcript_path"] = atLine(t, toolsChat, 46)
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
 		t.Errorf("over a lowered threshold after a resume: %v, want BeforeCompact", ev.Kind)
 	}
 	// The first run alone: one prompt, nothing before it to split at, so
 	// Gemini CLI compresses nothing, however many tokens.
 	p["transcript_path"] = atLine(t, toolsChat, 29)
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
 		t.Errorf("one prompt over the threshold: %v, want Ignore", ev.Kind)
 	}
 	// The user's settings count when the workspace sets nothing; the
@@ -167,21 +169,21 @@ func TestPreCompressThresholdAndSplit(t *testing.T) {
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{}}`)
 	writeSettings(t, filepath.Join(getenv("GEMINI_CLI_HOME"), ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.0005}}`)
 	p["transcript_path"] = atLine(t, toolsChat, 46)
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
 		t.Errorf("user threshold: %v, want BeforeCompact", ev.Kind)
 	}
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.9}}`)
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
 		t.Errorf("workspace threshold 0.9 over the user's: %v, want Ignore", ev.Kind)
 	}
 	// A manual compression is always one; a missing chat file decides for
 	// nothing.
 	p["trigger"] = "manual"
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
 		t.Errorf("manual: %v", ev.Kind)
 	}
 	p["trigger"], p["transcript_path"] = "auto", filepath.Join(cwd, "missing.jsonl")
-	if ev, _ := h.Decode(mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
 		t.Errorf("missing chat: %v", ev.Kind)
 	}
 }
@@ -229,7 +231,7 @@ func TestBeforeAgentCompacted(t *testing.T) {
 			default:
 				p["transcript_path"] = atLine(t, tt.chat, tt.at)
 			}
-			ev, err := h.Decode(mustJSON(t, p))
+			ev, err := decodeRefined(h, mustJSON(t, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,7 +245,7 @@ func TestBeforeAgentCompacted(t *testing.T) {
 	for _, f := range []string{"BeforeAgent-1.json", "BeforeAgent-2.json", "BeforeAgent-3.json"} {
 		p := payloadFile(t, f)
 		p["transcript_path"] = atLine(t, toolsChat, 50)
-		if ev, _ := h.Decode(mustJSON(t, p)); ev.Compacted {
+		if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Compacted {
 			t.Errorf("%s: a refresh on top of SessionStart's context", f)
 		}
 	}
@@ -307,5 +309,35 @@ func TestLimitsAndPaths(t *testing.T) {
 	}
 	if d := h.TranscriptDir(getenv, "/evil"); d != filepath.Join(home, ".gemini", "tmp") {
 		t.Errorf("a name leaving tmp: %q", d)
+	}
+}
+
+// decodeRefined is what the core makes of a payload in a repository that
+// has opted in: Decode, then Refine.
+func decodeRefined(h Host, b []byte) (host.Event, error) {
+	ev, err := h.Decode(b)
+	if err != nil {
+		return ev, err
+	}
+	return h.Refine(ev), nil
+}
+
+// TestDecodeReadsNothing: Decode decides from the payload alone; what
+// needs the chat file waits for Refine (which the core calls only in a
+// repository that has opted in).
+func TestDecodeReadsNothing(t *testing.T) {
+	h := Host{Getenv: func(string) string { return "" }}
+	for _, name := range []string{evPreCompress, evBeforeAgent} {
+		b := []byte(`{"hook_event_name":"` + name + `","session_id":"s","trigger":"auto","transcript_path":"/proc/kmsg"}`)
+		ev, err := h.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == evPreCompress && ev.Kind != host.BeforeCompact || name == evBeforeAgent && ev.Compacted {
+			t.Errorf("%s: Decode = %+v, want the event before Refine", name, ev)
+		}
+		if string(ev.Payload) != string(b) {
+			t.Errorf("%s: the payload is not kept for Refine", name)
+		}
 	}
 }

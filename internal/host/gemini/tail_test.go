@@ -119,7 +119,7 @@ func BenchmarkPreCompress(b *testing.B) {
 		payload := mustJSON(b, p)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if ev, _ := h.Decode(payload); ev.Kind != host.Ignore {
+				if ev, _ := decodeRefined(h, payload); ev.Kind != host.Ignore {
 					b.Fatal("not Ignore")
 				}
 			}
