@@ -37,7 +37,7 @@ func Agent(command string) string {
 // rewrites them in place; doctor names them.
 func Stale(st map[string]string, events []string, agent string) []string {
 	var stale []string
-	for _, ev := range eventsOr(events) {
+	for _, ev := range events {
 		if c := st[ev]; c != "" && Agent(c) != agent {
 			stale = append(stale, ev)
 		}

@@ -267,7 +267,7 @@ func TestAgentAndStale(t *testing.T) {
 		"PostCompact":  "/x/continuity hook --agent codex",
 		"SessionEnd":   "",
 	}
-	if got := Stale(st, Events, "claude"); strings.Join(got, ",") != "PreCompact,PostCompact" {
+	if got := Stale(st, testEvents, "claude"); strings.Join(got, ",") != "PreCompact,PostCompact" {
 		t.Errorf("Stale = %q, want PreCompact and PostCompact", got)
 	}
 	if got := HookCommand("continuity", "claude"); Agent(got) != "claude" || !IsContinuityHook(got) {

@@ -29,7 +29,7 @@ func matcherGroup(h Hook, ev string) object {
 // fresh is the settings file Add writes when there was none.
 func fresh(h Hook) []byte {
 	hooks := object{}
-	for _, ev := range h.events() {
+	for _, ev := range h.Events {
 		hooks = append(hooks, field{ev, array{matcherGroup(h, ev)}})
 	}
 	f := style{pretty: true, unit: "  ", nl: "\n", spaced: true}

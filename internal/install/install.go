@@ -7,34 +7,14 @@ import (
 	"strings"
 )
 
-// Events are the hook events registered when a Hook names none (Claude
-// Code's), in order.
-var Events = []string{"SessionStart", "PreCompact", "PostCompact", "SessionEnd"}
-
 // Hook is what init registers in a hooks file of the shape Claude Code,
 // Codex and Gemini CLI share ({"hooks": {EVENT: [{"matcher", "hooks": [...]}]}}):
 // the command and, per event, a matcher and a timeout in the host's unit (0: none).
 type Hook struct {
 	Command  string            // e.g. "/usr/local/bin/continuity hook --agent claude"
-	Events   []string          // the events to register, in order; nil: Events
+	Events   []string          // the events to register, in order (the host's names)
 	Matchers map[string]string // per event; "" when absent
 	Timeouts map[string]int    // e.g. {"SessionEnd": 30}
-}
-
-// events is the list of events h registers.
-func (h Hook) events() []string {
-	if len(h.Events) == 0 {
-		return Events
-	}
-	return h.Events
-}
-
-// eventsOr is names, or Events when names is empty.
-func eventsOr(names []string) []string {
-	if len(names) == 0 {
-		return Events
-	}
-	return names
 }
 
 // Add returns settings with continuity's hooks registered for every event:
@@ -52,32 +32,34 @@ func Add(settings []byte, h Hook) (out []byte, changed bool, err error) {
 	if !IsContinuityHook(h.Command) {
 		return nil, false, fmt.Errorf("hook command %q does not run \"continuity hook\"", h.Command)
 	}
+	if len(h.Events) == 0 {
+		return nil, false, errors.New("install: the hook names no events")
+	}
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return fresh(h), true, nil
 	}
-	return edit(settings, h.events(), func(d *doc) (change, bool, error) { return d.planAdd(h) })
+	return edit(settings, h.Events, func(d *doc) (change, bool, error) { return d.planAdd(h) })
 }
 
 // Remove returns settings without the hooks Add put there: each continuity
-// hook entry in Events, and the matcher group, event key and hooks key that
+// hook entry in events, and the matcher group, event key and hooks key that
 // are left empty by its removal. Everything else is byte-identical, so
 // Remove(Add(s)) == s whenever s had no continuity hook and no empty hooks
 // object or empty event list to begin with (Add fills those, and Remove
 // cannot tell them from ones it created).
 //
-// events names the events to look in (none: Events).
+// events names the events to look in (the host's).
 func Remove(settings []byte, events ...string) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return settings, false, nil
 	}
-	return edit(settings, eventsOr(events), func(d *doc) (change, bool, error) { return d.planRemove() })
+	return edit(settings, events, func(d *doc) (change, bool, error) { return d.planRemove() })
 }
 
-// Status reports, for every event in Events, the continuity hook command
+// Status reports, for every event in events, the continuity hook command
 // registered there ("" when none).
-// events names the events to report (none: Events).
+// events names the events to report (the host's).
 func Status(settings []byte, events ...string) (map[string]string, error) {
-	events = eventsOr(events)
 	st := make(map[string]string, len(events))
 	for _, ev := range events {
 		st[ev] = ""

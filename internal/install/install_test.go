@@ -18,7 +18,11 @@ var update = flag.Bool("update", false, "rewrite the golden sections (add.json, 
 
 // testHook is the hook the golden files are written with unless they hold a
 // "command" section.
-var testHook = Hook{Command: "/usr/local/bin/continuity hook", Timeouts: map[string]int{"SessionEnd": 30}}
+// testEvents are the events the tests register (Claude Code's, whose
+// settings the goldens come from).
+var testEvents = []string{"SessionStart", "PreCompact", "PostCompact", "SessionEnd"}
+
+var testHook = Hook{Command: "/usr/local/bin/continuity hook", Events: testEvents, Timeouts: map[string]int{"SessionEnd": 30}}
 
 // goldenCase is one testdata/*.txtar archive.
 type goldenCase struct {
@@ -73,14 +77,14 @@ func TestGolden(t *testing.T) {
 			} else {
 				got["add.json"] = out
 				checkAdd(t, c.in, out, changed, c.hook)
-				removed, _, err := Remove(out)
+				removed, _, err := Remove(out, testEvents...)
 				if err != nil {
 					t.Fatalf("Remove(Add(settings)): %v", err)
 				}
 				if !bytes.Equal(removed, c.remove) {
 					t.Errorf("Remove(Add(settings)) =\n%s\nwant\n%s", removed, c.remove)
 				}
-				st, err := Status(c.in)
+				st, err := Status(c.in, testEvents...)
 				if err != nil {
 					t.Fatalf("Status(settings): %v", err)
 				}
@@ -102,10 +106,10 @@ func checkRefused(t *testing.T, in []byte, addErr error, out []byte) {
 	if !errors.As(addErr, &pe) || pe.Line < 1 || pe.Column < 1 {
 		t.Errorf("Add error %v is not a positioned *Error", addErr)
 	}
-	if r, _, err := Remove(in); err == nil || err.Error() != addErr.Error() || r != nil {
+	if r, _, err := Remove(in, testEvents...); err == nil || err.Error() != addErr.Error() || r != nil {
 		t.Errorf("Remove = %q, %v; want no output and %v", r, err, addErr)
 	}
-	if _, err := Status(in); err == nil || err.Error() != addErr.Error() {
+	if _, err := Status(in, testEvents...); err == nil || err.Error() != addErr.Error() {
 		t.Errorf("Status error = %v, want %v", err, addErr)
 	}
 }
@@ -123,16 +127,16 @@ func checkAdd(t *testing.T, in, out []byte, changed bool, h Hook) {
 	if err != nil || changed2 || !bytes.Equal(again, out) {
 		t.Errorf("Add is not idempotent: changed=%v err=%v\nonce:\n%s\ntwice:\n%s", changed2, err, out, again)
 	}
-	st, err := Status(out)
+	st, err := Status(out, testEvents...)
 	if err != nil {
 		t.Fatalf("Status(Add(settings)): %v", err)
 	}
-	for _, ev := range Events {
+	for _, ev := range testEvents {
 		if st[ev] != h.Command {
 			t.Errorf("after Add, Status[%s] = %q, want %q", ev, st[ev], h.Command)
 		}
 	}
-	if before, err := Status(in); err == nil && noContinuity(before) && !hasEmptyTarget(in) {
+	if before, err := Status(in, testEvents...); err == nil && noContinuity(before) && !hasEmptyTarget(in) {
 		if !insertionsOnly(in, out) {
 			t.Errorf("Add changed bytes outside what it inserted:\nin:\n%s\nout:\n%s", in, out)
 		}
@@ -210,7 +214,7 @@ func contains(list []string, s string) bool {
 
 func formatStatus(st map[string]string) []byte {
 	var b bytes.Buffer
-	for _, ev := range Events {
+	for _, ev := range testEvents {
 		fmt.Fprintf(&b, "%s\t%q\n", ev, st[ev])
 	}
 	return b.Bytes()
@@ -242,7 +246,7 @@ func hasEmptyTarget(settings []byte) bool {
 	if h, err := d.hooks(); err == nil && h != nil && len(h.vals) == 0 {
 		return true
 	}
-	for _, ev := range Events {
+	for _, ev := range testEvents {
 		if arr, err := d.event(ev); err == nil && arr != nil && len(arr.vals) == 0 {
 			return true
 		}
@@ -288,7 +292,7 @@ func TestLayoutVariants(t *testing.T) {
 					t.Errorf("Add =\n%q\nwant\n%q", out, v.conv(want))
 				}
 				checkAdd(t, in, out, changed, c.hook)
-				removed, _, err := Remove(out)
+				removed, _, err := Remove(out, testEvents...)
 				if err != nil || !bytes.Equal(removed, v.conv(c.remove)) {
 					t.Errorf("Remove(Add) = %q, %v; want %q", removed, err, v.conv(c.remove))
 				}
@@ -299,11 +303,11 @@ func TestLayoutVariants(t *testing.T) {
 
 func TestRemoveWithoutContinuity(t *testing.T) {
 	for _, c := range loadCases(t) {
-		st, err := Status(c.in)
+		st, err := Status(c.in, testEvents...)
 		if err != nil || !noContinuity(st) {
 			continue
 		}
-		out, changed, err := Remove(c.in)
+		out, changed, err := Remove(c.in, testEvents...)
 		if err != nil || changed || !bytes.Equal(out, c.in) {
 			t.Errorf("%s: Remove on settings without continuity = %q, %v, %v; want the input unchanged", c.name, out, changed, err)
 		}
@@ -311,7 +315,7 @@ func TestRemoveWithoutContinuity(t *testing.T) {
 }
 
 func TestAddTimeoutsAndCommandUpdate(t *testing.T) {
-	h := Hook{Command: "continuity hook", Timeouts: map[string]int{"PreCompact": 20, "SessionEnd": 30}}
+	h := Hook{Command: "continuity hook", Events: testEvents, Timeouts: map[string]int{"PreCompact": 20, "SessionEnd": 30}}
 	out, _, err := Add(nil, h)
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +333,7 @@ func TestAddTimeoutsAndCommandUpdate(t *testing.T) {
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range Events {
+	for _, ev := range testEvents {
 		groups := s.Hooks[ev]
 		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
 			t.Fatalf("%s: %+v", ev, groups)
@@ -344,7 +348,7 @@ func TestAddTimeoutsAndCommandUpdate(t *testing.T) {
 		}
 	}
 
-	moved := Hook{Command: "/opt/bin/continuity hook"}
+	moved := Hook{Command: "/opt/bin/continuity hook", Events: testEvents}
 	out2, changed, err := Add(out, moved)
 	if err != nil || !changed {
 		t.Fatalf("Add with a new path: changed=%v err=%v", changed, err)
@@ -357,7 +361,7 @@ func TestAddTimeoutsAndCommandUpdate(t *testing.T) {
 
 func TestAddRejectsOtherCommands(t *testing.T) {
 	for _, cmd := range []string{"", "continuity", "echo continuity hook", "continuity-hook", "/bin/continuity lint"} {
-		if out, _, err := Add([]byte("{}"), Hook{Command: cmd}); err == nil {
+		if out, _, err := Add([]byte("{}"), Hook{Command: cmd, Events: testEvents}); err == nil {
 			t.Errorf("Add with command %q = %q, want an error", cmd, out)
 		}
 	}
@@ -393,8 +397,8 @@ func TestIsContinuityHook(t *testing.T) {
 
 func TestStatusEmpty(t *testing.T) {
 	for _, in := range [][]byte{nil, []byte(""), []byte(" \n"), []byte("{}")} {
-		st, err := Status(in)
-		if err != nil || len(st) != len(Events) || !noContinuity(st) {
+		st, err := Status(in, testEvents...)
+		if err != nil || len(st) != len(testEvents) || !noContinuity(st) {
 			t.Errorf("Status(%q) = %v, %v", in, st, err)
 		}
 	}
@@ -413,13 +417,13 @@ func FuzzAddRemove(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		before, statusErr := Status(in)
+		before, statusErr := Status(in, testEvents...)
 		out, changed, err := Add(in, testHook)
 		if err != nil {
 			if out != nil {
 				t.Fatalf("Add returned output with its error %v", err)
 			}
-			if _, _, rerr := Remove(in); rerr == nil && statusErr == nil {
+			if _, _, rerr := Remove(in, testEvents...); rerr == nil && statusErr == nil {
 				t.Fatalf("Add refused (%v) but Remove and Status accepted", err)
 			}
 			return
@@ -428,14 +432,14 @@ func FuzzAddRemove(f *testing.F) {
 			t.Fatalf("Add accepted what Status refused: %v", statusErr)
 		}
 		checkAdd(t, in, out, changed, testHook)
-		removed, _, err := Remove(out)
+		removed, _, err := Remove(out, testEvents...)
 		if err != nil {
 			t.Fatalf("Remove(Add): %v", err)
 		}
 		if !json.Valid(removed) {
 			t.Fatalf("Remove output is not valid JSON: %q", removed)
 		}
-		if st, err := Status(removed); err != nil || !noContinuity(st) {
+		if st, err := Status(removed, testEvents...); err != nil || !noContinuity(st) {
 			t.Fatalf("after Remove, Status = %v, %v", st, err)
 		}
 		if hasEmptyTarget(in) {
@@ -447,9 +451,9 @@ func FuzzAddRemove(f *testing.F) {
 			}
 			return
 		}
-		direct, _, err := Remove(in)
+		direct, _, err := Remove(in, testEvents...)
 		if err != nil || !bytes.Equal(direct, removed) {
-			t.Fatalf("Remove(Add(in)) = %q, Remove(in) = %q, %v", removed, direct, err)
+			t.Fatalf("Remove(Add(in)) = %q, Remove(in, testEvents...) = %q, %v", removed, direct, err)
 		}
 	})
 }
@@ -480,5 +484,13 @@ func TestErrorPositions(t *testing.T) {
 		if pe.Line != tt.line || pe.Column != tt.col || !strings.Contains(pe.Msg, tt.msg) {
 			t.Errorf("Add(%q) error = %v, want %d:%d: …%s…", tt.in, err, tt.line, tt.col, tt.msg)
 		}
+	}
+}
+
+// TestAddNeedsEvents: a hook names the host's events; none is an error,
+// never a guess at some host's.
+func TestAddNeedsEvents(t *testing.T) {
+	if out, _, err := Add([]byte("{}"), Hook{Command: "continuity hook"}); err == nil || out != nil {
+		t.Errorf("Add with no events = %q, %v", out, err)
 	}
 }
