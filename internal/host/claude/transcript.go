@@ -55,7 +55,7 @@ func (c *collector) redacted(s string, n int) string {
 	if c.red == nil || s == "" {
 		return s
 	}
-	return c.red(prefixRunes(s, n+redactMargin))
+	return c.red(transcript.PrefixRunes(s, n+redactMargin))
 }
 
 // keep is s, redacted, cut to at most n runes (see handoff.Cut).
@@ -265,7 +265,7 @@ func (c *collector) user(r record, content []byte) {
 	if text == "" {
 		return
 	}
-	c.st.Prompts = appendLast(c.st.Prompts, maxPrompts, cloneItem(r.ts, c.st.Compactions, c.keep(text, maxPromptRune)))
+	c.st.Prompts = transcript.AppendLast(c.st.Prompts, maxPrompts, cloneItem(r.ts, c.st.Compactions, c.keep(text, maxPromptRune)))
 }
 
 // contentText is a message's text: the string itself, or its text blocks
@@ -330,7 +330,7 @@ func (c *collector) assistant(src *source, r record, content []byte, model strin
 		}
 	}
 	if len(texts) > 0 {
-		c.st.Last = item{T: strings.Clone(r.ts), E: c.st.Compactions, S: strings.Clone(prefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))}
+		c.st.Last = item{T: strings.Clone(r.ts), E: c.st.Compactions, S: strings.Clone(transcript.PrefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))}
 	}
 }
 
@@ -414,7 +414,7 @@ func (c *collector) toolResults(src *source, ts string, content []byte) bool {
 		}
 		if isErr {
 			line := errorLine(u, c.redacted(contentText(parse(text)), 50*maxLineRunes))
-			src.Errors = appendLast(src.Errors, maxErrors, cloneItem(ts, c.st.Compactions, line))
+			src.Errors = transcript.AppendLast(src.Errors, maxErrors, cloneItem(ts, c.st.Compactions, line))
 			return true
 		}
 		if ok {
@@ -443,7 +443,7 @@ func (c *collector) apply(src *source, u pendingUse, result string) {
 		if m := taskCreated().FindStringSubmatch(strings.TrimSpace(result)); m != nil {
 			t.ID = strings.Clone(m[1])
 		}
-		c.st.Tasks = appendLast(c.st.Tasks, maxTasks, t)
+		c.st.Tasks = transcript.AppendLast(c.st.Tasks, maxTasks, t)
 	case u.Update != nil:
 		for i := len(c.st.Tasks) - 1; i >= 0; i-- { // the latest task of that id
 			if c.st.Tasks[i].ID == u.Update.ID && u.Update.ID != "" {
@@ -457,7 +457,7 @@ func (c *collector) apply(src *source, u pendingUse, result string) {
 			}
 		}
 	case u.IsTodo:
-		c.st.Tasks = appendLast(nil, maxTasks, u.Todos...)
+		c.st.Tasks = transcript.AppendLast(nil, maxTasks, u.Todos...)
 	}
 }
 
@@ -472,7 +472,7 @@ func (c *collector) addFile(src *source, u pendingUse) {
 			return
 		}
 	}
-	src.Files = appendLast(src.Files, maxFiles, item{T: u.T, E: u.E, S: p})
+	src.Files = transcript.AppendLast(src.Files, maxFiles, item{T: u.T, E: u.E, S: p})
 }
 
 // rel makes p relative to the root when it lies inside it, with forward

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // state is everything the collector has gathered, in a form that
@@ -192,7 +193,7 @@ func (st *state) facts() *handoff.Facts {
 			}
 			continue
 		}
-		fileItems = appendLast(fileItems, maxFiles, it)
+		fileItems = transcript.AppendLast(fileItems, maxFiles, it)
 	}
 	var cmds []item
 	for _, it := range pick(func(s *source) []item { return s.Commands }) {
@@ -236,7 +237,7 @@ func appendLastUniqueItem(list []item, it item, max int) []item {
 	if i := slices.IndexFunc(list, func(x item) bool { return x.S == it.S }); i >= 0 {
 		list = slices.Delete(list, i, i+1)
 	}
-	return appendLast(list, max, it)
+	return transcript.AppendLast(list, max, it)
 }
 
 // clone copies a state deeply, so that settling the copy's pending calls

@@ -127,21 +127,6 @@ func stripBlocks(s, open, close string) string {
 	}
 }
 
-// prefixRunes is s cut to at most n runes (no mark; may share s's memory).
-func prefixRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
-}
-
 func clonePending(u pendingUse) pendingUse {
 	u.ID = strings.Clone(u.ID)
 	u.T = strings.Clone(u.T)
@@ -157,17 +142,6 @@ func clonePending(u pendingUse) pendingUse {
 		u.Todos[i].Status = strings.Clone(u.Todos[i].Status)
 	}
 	return u
-}
-
-// appendLast appends items to list and keeps only the last max entries.
-func appendLast[T any](list []T, max int, items ...T) []T {
-	list = append(list, items...)
-	if n := len(list); n > max {
-		copy(list, list[n-max:])
-		clear(list[max:])
-		list = list[:max]
-	}
-	return list
 }
 
 // clientWrappers start user entries the client writes itself: slash

@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // A Codex rollout is JSON lines {"timestamp","ordinal","type","payload"}.
@@ -174,13 +175,13 @@ func (d *decoder) message(p gjson.Result) {
 	switch p.Get("role").Str {
 	case "assistant":
 		if t := strings.TrimSpace(text); t != "" {
-			d.Before, d.Reply = d.Reply, strings.Clone(prefixRunes(t, maxTextRunes+redactMargin))
+			d.Before, d.Reply = d.Reply, strings.Clone(transcript.PrefixRunes(t, maxTextRunes+redactMargin))
 		}
 	case "user":
 		if !typedPrompt(p, text) {
 			return
 		}
-		d.F.Prompts = appendLast(d.F.Prompts, maxPrompts, d.keep(strings.TrimSpace(text), maxPromptRune))
+		d.F.Prompts = transcript.AppendLast(d.F.Prompts, maxPrompts, d.keep(strings.TrimSpace(text), maxPromptRune))
 	}
 }
 
@@ -253,7 +254,7 @@ func (d *decoder) functionCall(p gjson.Result) {
 	}
 	c := call{ID: p.Get("call_id").Str, Tool: name, Command: d.redacted(cmd, 4*maxLineRunes)}
 	if line := commandLine(c.Command); line != "" {
-		d.F.Commands = appendLastUnique(d.F.Commands, line, maxCommands)
+		d.F.Commands = transcript.AppendLastUnique(d.F.Commands, line, maxCommands)
 	}
 	d.pend(c)
 }
@@ -352,14 +353,14 @@ func (d *decoder) output(id, out string) {
 		d.apply(c)
 		return
 	}
-	d.F.Errors = appendLast(d.F.Errors, maxErrors, errorLine(c, code, d.redacted(body, 50*maxLineRunes)))
+	d.F.Errors = transcript.AppendLast(d.F.Errors, maxErrors, errorLine(c, code, d.redacted(body, 50*maxLineRunes)))
 }
 
 // apply records the effect of a call that did not fail.
 func (d *decoder) apply(c call) {
 	for _, f := range c.Files {
 		if !slices.Contains(d.F.Files, f) {
-			d.F.Files = appendLast(d.F.Files, maxFiles, f)
+			d.F.Files = transcript.AppendLast(d.F.Files, maxFiles, f)
 		}
 	}
 }
@@ -426,7 +427,7 @@ func (d *decoder) compacted(msg string) {
 	if s == "" {
 		return
 	}
-	if d.Reply != "" && strings.TrimSpace(d.Reply) == prefixRunes(s, maxTextRunes+redactMargin) {
+	if d.Reply != "" && strings.TrimSpace(d.Reply) == transcript.PrefixRunes(s, maxTextRunes+redactMargin) {
 		d.Reply, d.Before = d.Before, ""
 	}
 	d.F.CompactSummary = d.keep(s, 4*maxTextRunes)
@@ -458,9 +459,9 @@ func (d *decoder) rel(p string) string {
 // redacted is s redacted, for a text that will be cut to at most n runes.
 func (d *decoder) redacted(s string, n int) string {
 	if d.red == nil || s == "" {
-		return strings.Clone(prefixRunes(s, n+redactMargin))
+		return strings.Clone(transcript.PrefixRunes(s, n+redactMargin))
 	}
-	return d.red(prefixRunes(s, n+redactMargin))
+	return d.red(transcript.PrefixRunes(s, n+redactMargin))
 }
 
 // keep is s, redacted, cut to at most n runes.
@@ -478,7 +479,7 @@ func (d *decoder) Facts() *handoff.Facts {
 	for _, c := range d.Pending {
 		for _, p := range c.Files {
 			if !slices.Contains(f.Files, p) {
-				f.Files = appendLast(f.Files, maxFiles, p)
+				f.Files = transcript.AppendLast(f.Files, maxFiles, p)
 			}
 		}
 	}
@@ -486,37 +487,4 @@ func (d *decoder) Facts() *handoff.Facts {
 		f.LastAssistant = d.keep(d.Reply, maxTextRunes)
 	}
 	return &f
-}
-
-// prefixRunes is s cut to at most n runes (no mark; may share s's memory).
-func prefixRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
-}
-
-// appendLast appends items to list and keeps only the last max entries.
-func appendLast[T any](list []T, max int, items ...T) []T {
-	list = append(list, items...)
-	if n := len(list); n > max {
-		list = slices.Clone(list[n-max:])
-	}
-	return list
-}
-
-// appendLastUnique appends s, moving an earlier equal entry to the end,
-// and keeps the last max entries.
-func appendLastUnique(list []string, s string, max int) []string {
-	if i := slices.Index(list, s); i >= 0 {
-		list = slices.Delete(list, i, i+1)
-	}
-	return appendLast(list, max, s)
 }

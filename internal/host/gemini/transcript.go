@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // Bounds on what the facts keep: the last entries of each list, and the
@@ -160,9 +161,9 @@ func (d *decoder) user(m gjson.Result) {
 		return
 	}
 	if id != "" {
-		d.Users = appendLast(d.Users, maxSeen, strings.Clone(id))
+		d.Users = transcript.AppendLast(d.Users, maxSeen, strings.Clone(id))
 	}
-	d.F.Prompts = appendLast(d.F.Prompts, maxPrompts, d.keep(text, maxPromptRune))
+	d.F.Prompts = transcript.AppendLast(d.F.Prompts, maxPrompts, d.keep(text, maxPromptRune))
 }
 
 // gemini reads a model record: its usage, its text (the last reply) and the
@@ -193,7 +194,7 @@ func (d *decoder) toolCall(c gjson.Result) {
 		return
 	}
 	if id != "" {
-		d.Calls = appendLast(d.Calls, maxSeen, strings.Clone(id))
+		d.Calls = transcript.AppendLast(d.Calls, maxSeen, strings.Clone(id))
 	}
 	name := c.Get("name").Str
 	args := c.Get("args")
@@ -202,7 +203,7 @@ func (d *decoder) toolCall(c gjson.Result) {
 	if name == "run_shell_command" {
 		command = commandLine(d.redacted(args.Get("command").Str, 4*maxLineRunes))
 		if command != "" {
-			d.F.Commands = appendLastUnique(d.F.Commands, command, maxCommands)
+			d.F.Commands = transcript.AppendLastUnique(d.F.Commands, command, maxCommands)
 		}
 	}
 	switch status {
@@ -234,7 +235,7 @@ func (d *decoder) addError(name, path, command, msg string) {
 	case path != "":
 		prefix += " " + filepath.Base(path)
 	}
-	d.F.Errors = appendLast(d.F.Errors, maxErrors, handoff.Cut(prefix+": "+msg, maxLineRunes))
+	d.F.Errors = transcript.AppendLast(d.F.Errors, maxErrors, handoff.Cut(prefix+": "+msg, maxLineRunes))
 }
 
 // resultText is a call's result text: the response's field key (output or
@@ -294,7 +295,7 @@ func (d *decoder) addFile(p string) {
 	if p == "" || slices.Contains(d.F.Files, p) {
 		return
 	}
-	d.F.Files = appendLast(d.F.Files, maxFiles, p)
+	d.F.Files = transcript.AppendLast(d.F.Files, maxFiles, p)
 }
 
 // rel makes p relative to the root when it lies inside it, with forward
@@ -383,21 +384,4 @@ func commandLine(cmd string) string {
 		sep = "; "
 	}
 	return handoff.Cut(b.String(), maxLineRunes)
-}
-
-// appendLast appends s to list and keeps the last n entries.
-func appendLast(list []string, n int, s string) []string {
-	list = append(list, s)
-	if len(list) > n {
-		list = slices.Delete(list, 0, len(list)-n)
-	}
-	return list
-}
-
-// appendLastUnique appends s, moving an equal earlier entry to the end.
-func appendLastUnique(list []string, s string, n int) []string {
-	if i := slices.Index(list, s); i >= 0 {
-		list = slices.Delete(list, i, i+1)
-	}
-	return appendLast(list, n, s)
 }
