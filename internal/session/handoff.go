@@ -187,6 +187,11 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	return facts, warn, nil
 }
 
+// TurnBudget bounds the reading of a turn-end checkpoint: the host waits
+// for the hook before the next turn, and what is left is read by the next
+// one.
+const TurnBudget = 2 * time.Second
+
 // Checkpoint reads what agent session id appended to its transcript since
 // its last hook and keeps, in local state, where the reading stopped and
 // what the transcript held so far (redacted): the turn-end hook, so that a
@@ -205,8 +210,8 @@ func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved b
 		return "", false, fmt.Errorf("transcript not read (%v)", err)
 	}
 	f.Close()
-	var deadline time.Time
-	if b := e.Host.Limits().EndBudget; b > 0 {
+	deadline := time.Now().Add(TurnBudget)
+	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
 		deadline = time.Now().Add(b * 6 / 10)
 	}
 	before := int64(0)
