@@ -47,6 +47,17 @@ type Input struct {
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
 	Host          string        // the host reading it: a handoff another host wrote names its writer
 	Refresh       bool          // the short refresh after a compaction (goal, now, next)
+	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+}
+
+// Recovery is an earlier session of the worktree that ended without a
+// handoff, whose handoff was written (or will be) from its transcript.
+type Recovery struct {
+	Session string // the agent session recovered
+	Why     string // "its client process is gone", "quiet for a day (it may be early)"
+	Path    string // the handoff written, relative to the root; "" while it waits
+	Dir     string // where a handoff that waits will be written
+	When    string // when it will be, e.g. "at this session's next turn end"
 }
 
 // Short reports whether the injection is a short refresh (goal, now, next).
@@ -111,7 +122,11 @@ func Message(in Input) string {
 	if in.HandoffPath != "" {
 		data["Handoff"] = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
 	}
-	return say("message", data)
+	msg := say("message", data)
+	for _, r := range in.Recovered {
+		msg += "; " + say("recovered-message", r)
+	}
+	return msg
 }
 
 // cutRunes cuts s to n runes, the last one "…" when cut.
@@ -152,6 +167,9 @@ func Render(in Input) string {
 	header := say("header", map[string]any{"Name": in.Name, "LedgerPath": in.LedgerPath, "Source": source,
 		"Refresh": in.Refresh, "Updated": updated})
 	footer := []string{say("cli", nil), say("files", map[string]string{"LedgerPath": in.LedgerPath, "HandoffPath": in.HandoffPath})}
+	for _, r := range in.Recovered {
+		header += "\n" + say("recovered", r)
+	}
 
 	var blocks []block
 	short := in.Short()

@@ -64,6 +64,21 @@ func Alive(id Identity) bool {
 	return err == nil && now == id
 }
 
+// Gone reports whether the process id names has certainly stopped: no
+// process has its PID, or the one that has it started at another time (the
+// PID was given again). A platform that cannot tell, or a process it may
+// not look at, is not gone.
+func Gone(id Identity) bool {
+	if !id.Known() {
+		return false
+	}
+	now, err := Of(id.PID)
+	if errors.Is(err, ErrNotFound) {
+		return true
+	}
+	return err == nil && now.Start != id.Start
+}
+
 // shells are the names of the shells hosts run hook commands through.
 var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
 	"ksh": true, "mksh": true, "ash": true, "busybox": true, "tcsh": true, "csh": true}

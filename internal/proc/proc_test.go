@@ -42,14 +42,14 @@ func TestKilledChildNotAlive(t *testing.T) {
 	if err != nil || !id.Known() || id.PID != cmd.Process.Pid {
 		t.Fatalf("Of(child) = %v, %v", id, err)
 	}
-	if !Alive(id) {
+	if !Alive(id) || Gone(id) {
 		t.Fatal("a running child reads as dead")
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if Alive(id) {
+	if Alive(id) || !Gone(id) {
 		t.Error("a killed child reads as alive")
 	}
 	if _, err := Of(id.PID); !errors.Is(err, ErrNotFound) {
@@ -68,6 +68,9 @@ func TestOtherStartNotAlive(t *testing.T) {
 	for _, other := range []Identity{{PID: self.PID, Start: self.Start + 1}, {PID: self.PID, Start: self.Start - 1}, {PID: self.PID}, {}} {
 		if Alive(other) {
 			t.Errorf("%v reads as alive (this process is %v)", other, self)
+		}
+		if other.Known() && !Gone(other) {
+			t.Errorf("%v is not gone (this process is %v)", other, self)
 		}
 	}
 }

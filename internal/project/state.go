@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -88,6 +89,43 @@ type Session struct {
 	// HandoffContent fingerprints what the last handoff said apart from its
 	// time: an equal one is not written again.
 	HandoffContent string `json:"handoff_content,omitempty"`
+
+	// What the hooks saw of the session, for the recovery of one that dies
+	// without an end event: the client process its hooks ran for (when it
+	// could be identified), its transcript (when the host named one), the
+	// last hook call, and whether an end event came.
+	Agent      string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
+	Client     *proc.Identity `json:"client,omitempty"`
+	Transcript string         `json:"transcript,omitempty"`
+	Seen       time.Time      `json:"seen,omitzero"`
+	Ended      bool           `json:"ended,omitempty"`
+	// Recovered says what a later session's recovery did for this one (the
+	// handoff it wrote, or why none was needed): it is never recovered twice.
+	Recovered string `json:"recovered,omitempty"`
+	// Pending says why this session waits for its recovery: its transcript
+	// was too large to read at the start that found it.
+	Pending string `json:"pending,omitempty"`
+}
+
+// recoveryMark is the file that says a recovery waits for a later hook.
+func (p *Project) recoveryMark() string { return filepath.Join(p.StateDir, "recovery-pending") }
+
+// RecoveryPending reports whether a session of this worktree waits for
+// its recovery (one stat: the turn-end hook asks every turn).
+func (p *Project) RecoveryPending() bool {
+	_, err := os.Stat(p.recoveryMark())
+	return err == nil
+}
+
+// SetRecoveryPending records whether a recovery waits.
+func (p *Project) SetRecoveryPending(on bool) error {
+	if !on {
+		if err := os.Remove(p.recoveryMark()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local state: %w", err)
+		}
+		return nil
+	}
+	return p.writeState(p.recoveryMark(), []byte("see sessions/*.json, field pending\n"))
 }
 
 // sessionFile maps an agent session id to its state file; an id that is not

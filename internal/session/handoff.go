@@ -34,6 +34,9 @@ type Request struct {
 	AgentSession string // "" for none (a handoff written by hand)
 	Transcript   string // path; "" for none
 	SkipIfSame   bool   // session end: nothing new since the session's last handoff, nothing written
+	// Recovered, for a handoff recovered for a session that ended without
+	// one, says why it is over: the summary opens with it.
+	Recovered string
 	// Named says a person named the transcript (on the command line): it
 	// is read whole, without the hook's deadline, and a file that is not a
 	// transcript of the host is refused with nothing written.
@@ -83,6 +86,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	dirty := gitMeta(p, &meta, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, l)
+	if r.Recovered != "" {
+		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
+	}
 	if facts.Partial {
 		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
 	}
