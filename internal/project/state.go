@@ -166,12 +166,15 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 	// a crash, and SessionStart waits for this write.
 	opts := p.StateOptions()
 	opts.NoSync = true
-	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+	var was, is bool
+	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		s := Session{ID: id}
 		if len(old) > 0 {
 			_ = json.Unmarshal(old, &s) // a damaged state file is replaced, never fatal
 		}
+		was = len(old) > 0 && s.open()
 		fn(&s)
+		is = s.open()
 		s.ID = id
 		s.Updated = now.UTC()
 		if len(s.Runs) > 20 {
@@ -179,6 +182,11 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 		}
 		return json.MarshalIndent(s, "", "  ")
 	})
+	if err == nil && was != is {
+		// Only when a session opens or closes: not a write per call.
+		err = p.markOpen(path, is)
+	}
+	return err
 }
 
 // Sessions lists the remembered agent sessions, newest first.
@@ -203,6 +211,65 @@ func (p *Project) Sessions() []Session {
 	}
 	sortSessions(out)
 	return out
+}
+
+// Unfinished lists the remembered agent sessions that are open: they named
+// a transcript, saw no end event and were not recovered. What a session
+// start looks through for one that died: it reads only these (an index of
+// open sessions, kept by UpdateSession when a session opens or closes).
+func (p *Project) Unfinished() []Session {
+	ents, err := os.ReadDir(p.openDir())
+	if err != nil {
+		return nil
+	}
+	var out []Session
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
+		var s Session
+		// Without its runs, the part that costs most to decode: a start
+		// reads these.
+		var head struct {
+			ID, Ledger, Agent, Transcript, Recovered, Pending string
+			Client                                            *proc.Identity
+			Seen, Updated                                     time.Time
+			Ended                                             bool
+		}
+		if err == nil && json.Unmarshal(b, &head) == nil {
+			s = Session{ID: head.ID, Ledger: head.Ledger, Agent: head.Agent, Transcript: head.Transcript, Recovered: head.Recovered,
+				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended}
+		}
+		if err == nil && s.open() {
+			out = append(out, s)
+		} else if err == nil || errors.Is(err, fs.ErrNotExist) {
+			_ = os.Remove(filepath.Join(p.openDir(), e.Name())) // pruned or closed: the index heals
+		}
+	}
+	sortSessions(out)
+	return out
+}
+
+// open reports a session a later start may have to recover.
+func (s *Session) open() bool { return s.Transcript != "" && !s.Ended && s.Recovered == "" }
+
+func (p *Project) openDir() string { return filepath.Join(p.StateDir, "open") }
+
+// markOpen keeps the index of open sessions: the state file at path is
+// open or no longer. An empty file, written directly: only its name counts.
+func (p *Project) markOpen(path string, open bool) error {
+	mark := filepath.Join(p.openDir(), filepath.Base(path))
+	if !open {
+		if err := os.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local state: %w", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(p.openDir(), 0o700); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	return nil
 }
 
 func sortSessions(s []Session) {

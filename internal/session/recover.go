@@ -132,7 +132,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 	var out []inject.Recovery
 	var problems []string
 	pending := false
-	for _, s := range p.Sessions() {
+	for _, s := range p.Unfinished() {
 		// Another host's session is left to that host's next start: only
 		// it reads that transcript.
 		if s.ID == current || s.ID == "" || s.Ended || s.Recovered != "" || s.Transcript == "" || s.Agent != e.Host.Name() {
@@ -208,7 +208,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 	var first error
 	left := false
 	stop := time.Now().Add(TurnBudget)
-	for _, s := range p.Sessions() {
+	for _, s := range p.Unfinished() {
 		if s.Pending == "" || s.Recovered != "" || s.Ended || s.Agent != e.Host.Name() {
 			continue
 		}
