@@ -88,11 +88,11 @@ func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity
 const quietDay = 24 * time.Hour
 
 // RecoverReadMax is the most of a dead session's transcript a session start
-// reads to recover it: what reads in about 100 ms on a loaded machine
-// (BenchmarkRecoverRead reads a long Claude Code transcript from a file at
-// about 1 GB/s on 2 shared cores at load 1.3; a quarter of that, for slower
-// disks and busier machines, gives 25 MB in 100 ms). A larger unread part
-// waits for this worktree's next turn end or compaction.
+// reads to recover it: about what reads in 100 ms. BenchmarkRecoverRead
+// reads a Claude Code transcript from a file at about 1 GB/s (2 shared
+// cores, load 4); a quarter of that, for cold disks and busier machines,
+// is 25 MB in 100 ms. A larger unread part waits for this worktree's next
+// turn end or compaction.
 var RecoverReadMax int64 = 24 << 20
 
 // recoverWhen says when a recovery that waits is done.
