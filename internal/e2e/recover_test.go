@@ -137,8 +137,12 @@ func TestRecoverKilledSession(t *testing.T) {
 	const reply = "Wrote the refresh endpoint in src/auth/token.go; building next."
 	const command = "echo built > build.log"
 
+	// The model takes its time, as a real one does: a hook records as the
+	// client only a process that started a second before it (not a wrapper).
+	write := mockapi.Tool("Write", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"})
+	write.Delay = 1500 * time.Millisecond
 	dead := mockapi.New(
-		mockapi.Tool("Write", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"}),
+		write,
 		mockapi.Response{Text: reply, InputTokens: 48000},
 		mockapi.Response{ToolUse: &mockapi.ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 52000},
 		mockapi.Hang(),
@@ -146,9 +150,9 @@ func TestRecoverKilledSession(t *testing.T) {
 	t.Cleanup(dead.Close)
 	a := p.startClaude(dead, "write the token refresh endpoint", "now build it")
 
-	running := mockapi.New(mockapi.Hang())
+	running := mockapi.New(mockapi.Response{Text: "The README is short.", Delay: 1500 * time.Millisecond}, mockapi.Hang())
 	t.Cleanup(running.Close)
-	b := p.startClaude(running, "read the README")
+	b := p.startClaude(running, "read the README", "and now?")
 
 	if _, err := os.Stat(filepath.Join(p.dir, "build.log")); err != nil {
 		t.Fatalf("the killed session's command did not run: %v", err)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Identity is one process: its PID and its start time, in a unit of the
@@ -79,21 +80,40 @@ func Gone(id Identity) bool {
 	return err == nil && now.Start != id.Start
 }
 
-// shells are the names of the shells hosts run hook commands through.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
-	"ksh": true, "mksh": true, "ash": true, "busybox": true, "tcsh": true, "csh": true}
+// passThrough are the names of the shells hosts run hook commands through,
+// and of the programs a hook command may be wrapped in: none of them is
+// the client.
+var passThrough = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
+	"ksh": true, "mksh": true, "ash": true, "busybox": true, "tcsh": true, "csh": true,
+	"env": true, "timeout": true, "nice": true, "nohup": true, "stdbuf": true, "time": true, "setsid": true,
+	"ionice": true, "chrt": true, "taskset": true, "flock": true, "sudo": true, "doas": true, "xargs": true}
+
+// minAge is how long before the hook the client must have started: a
+// wrapper this package does not know by name (npx, a script) starts just
+// before the hook and ends with it, and must never be taken for the
+// client, or a running session would look dead. A client that started its
+// hook sooner is passed over for an ancestor (which outlives it: a session
+// is then never thought over, the safe side), and the next hook, later,
+// finds it.
+var minAge = time.Second
 
 // maxDepth bounds the walk up the process tree.
 const maxDepth = 16
 
 // Client is the process this one runs for: its first ancestor that is not
-// a shell (a host runs a hook through `sh -c`, which may or may not exec
-// the command, and a plugin may add a script of its own).
+// a shell or a known wrapper (a host runs a hook through `sh -c`, which
+// may or may not exec the command, and a plugin may add a script of its
+// own) and that started at least a second before this process.
 func Client() (Identity, error) {
-	return clientFrom(os.Getppid(), lookup)
+	self, err := lookup(os.Getpid())
+	if err != nil {
+		return Identity{}, err
+	}
+	return clientFrom(self, lookup)
 }
 
-func clientFrom(pid int, look func(int) (info, error)) (Identity, error) {
+func clientFrom(self info, look func(int) (info, error)) (Identity, error) {
+	pid := self.parent
 	for range maxDepth {
 		if pid <= 1 {
 			return Identity{}, errors.New("no client process: the hook's ancestors are shells up to init")
@@ -105,7 +125,8 @@ func clientFrom(pid int, look func(int) (info, error)) (Identity, error) {
 		if in.gone {
 			return Identity{}, fmt.Errorf("process %d: %w", pid, ErrNotFound)
 		}
-		if !shells[shellName(in.name)] {
+		young := self.id.Start < in.id.Start+uint64(minAge/tick)
+		if !passThrough[commandName(in.name)] && !young {
 			return in.id, nil
 		}
 		pid = in.parent
@@ -113,8 +134,8 @@ func clientFrom(pid int, look func(int) (info, error)) (Identity, error) {
 	return Identity{}, errors.New("no client process within 16 ancestors")
 }
 
-// shellName is a command name as a shell's: a login shell's leading "-"
-// and a path dropped.
-func shellName(name string) string {
+// commandName is a command name as the table knows it: a login shell's
+// leading "-" and a path dropped.
+func commandName(name string) string {
 	return filepath.Base(strings.TrimPrefix(name, "-"))
 }

@@ -5,12 +5,16 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // Supported is true where processes can be identified.
 const Supported = true
+
+// tick is the unit of a start time: a microsecond.
+const tick = time.Microsecond
 
 // lookup asks the kernel (sysctl kern.proc.pid) for the process's start
 // time (microseconds since the epoch), parent and name.

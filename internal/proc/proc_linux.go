@@ -9,10 +9,15 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"time"
 )
 
 // Supported is true where processes can be identified.
 const Supported = true
+
+// tick is the unit of a start time: the kernel's clock tick (USER_HZ,
+// 100 a second on every Linux /proc reports to).
+const tick = 10 * time.Millisecond
 
 // lookup reads /proc/PID/stat: the name between the first "(" and the
 // last ")" (a name may hold either), then the fields after it: state (3),

@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary stand in for a hook: with PROC_TEST_CLIENT
 // set it prints the Client it finds and exits.
 func TestMain(m *testing.M) {
 	if os.Getenv("PROC_TEST_CLIENT") == "1" {
+		minAge = 0 // the test process started just before: see TestClientWalk for the age
 		id, err := Client()
 		if err != nil {
 			os.Stderr.WriteString(err.Error())
@@ -108,18 +110,22 @@ func TestClientThroughShells(t *testing.T) {
 	}
 }
 
-// TestClientWalk: the walk skips shells by name (a login shell's "-bash"
-// and a path included), stops at the first other process, and fails at
-// init or on a process gone.
+// TestClientWalk: the walk skips shells and wrappers by name (a login
+// shell's "-bash" and a path included) and processes that started less
+// than minAge before the hook (a wrapper it does not know), stops at the
+// first other process, and fails at init or on a process gone.
 func TestClientWalk(t *testing.T) {
+	sec := uint64(time.Second / tick)
 	tree := map[int]info{
-		40: {id: Identity{40, 4000}, parent: 30, name: "sh"},
-		30: {id: Identity{30, 3000}, parent: 20, name: "-bash"},
-		20: {id: Identity{20, 2000}, parent: 10, name: "claude"},
-		10: {id: Identity{10, 1000}, parent: 1, name: "zsh"},
-		50: {id: Identity{50, 5000}, parent: 1, name: "dash"},
-		60: {id: Identity{60, 6000}, parent: 70, name: "sh"},
-		70: {id: Identity{70, 7000}, parent: 1, name: "node", gone: true},
+		40: {id: Identity{40, 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Identity{30, 1000 * sec}, parent: 25, name: "-bash"},
+		25: {id: Identity{25, 1000 * sec}, parent: 20, name: "/usr/bin/env"},
+		20: {id: Identity{20, 900 * sec}, parent: 10, name: "claude"},
+		10: {id: Identity{10, 100 * sec}, parent: 1, name: "zsh"},
+		50: {id: Identity{50, 1000 * sec}, parent: 1, name: "dash"},
+		60: {id: Identity{60, 1000 * sec}, parent: 70, name: "sh"},
+		70: {id: Identity{70, 100 * sec}, parent: 1, name: "node", gone: true},
+		80: {id: Identity{80, 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
 	}
 	look := func(pid int) (info, error) {
 		if in, ok := tree[pid]; ok {
@@ -127,12 +133,15 @@ func TestClientWalk(t *testing.T) {
 		}
 		return info{}, ErrNotFound
 	}
-	if id, err := clientFrom(40, look); err != nil || id != (Identity{20, 2000}) {
-		t.Errorf("from 40: %v, %v; want pid 20", id, err)
+	hook := func(parent int) info { return info{id: Identity{99, 1000 * sec}, parent: parent, name: "continuity"} }
+	for _, parent := range []int{40, 80} {
+		if id, err := clientFrom(hook(parent), look); err != nil || id != (Identity{20, 900 * sec}) {
+			t.Errorf("from %d: %v, %v; want pid 20", parent, id, err)
+		}
 	}
-	for _, pid := range []int{50, 60, 99} {
-		if id, err := clientFrom(pid, look); err == nil {
-			t.Errorf("from %d: %v, want an error", pid, id)
+	for _, parent := range []int{50, 60, 99} {
+		if id, err := clientFrom(hook(parent), look); err == nil {
+			t.Errorf("from %d: %v, want an error", parent, id)
 		}
 	}
 }

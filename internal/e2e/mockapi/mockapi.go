@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Response is one scripted model reply: plain text, or one tool call.
@@ -22,6 +23,8 @@ type Response struct {
 	// Hang never answers: the request waits until the client goes away or
 	// the server closes (a model that stopped responding).
 	Hang bool
+	// Delay is how long the model takes to answer (0 = at once).
+	Delay time.Duration
 }
 
 // Hang returns a response that never comes.
@@ -159,6 +162,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		case <-s.closed:
 		}
 		return
+	case haveNext && next.Delay > 0:
+		select {
+		case <-time.After(next.Delay):
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			return
+		}
 	case !strings.HasPrefix(path, "/v1/messages"):
 		http.Error(w, "{}", http.StatusNotFound)
 		return
