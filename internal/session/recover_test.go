@@ -82,6 +82,20 @@ func (r *repo) handoffs() []string {
 	return m
 }
 
+// withDead is a repository with the auth ledger and one earlier session,
+// id, whose client was killed a minute ago, and a hook to start the next.
+func withDead(t *testing.T, id string) (*repo, Hook, *bytes.Buffer) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.earlier(id, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript(id))
+	k, stderr := r.hook(recoverHost(), false)
+	return r, k, stderr
+}
+
+func startOf(r *repo, id string) host.Event {
+	return host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: id, Source: "startup"}
+}
+
 func recoverHost() *testHost {
 	return &testHost{name: "claude", limits: host.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}}
 }
@@ -90,12 +104,9 @@ func recoverHost() *testHost {
 // its transcript and no end, is handed off once at the next start, which
 // says so to the model and the person; a second start finds nothing.
 func TestRecoverDeadClient(t *testing.T) {
-	r := newRepo(t)
-	r.ledger("auth", authLedger)
 	const dead = "dead-0001"
-	r.earlier(dead, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript(dead))
-	k, stderr := r.hook(recoverHost(), false)
-	a := k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "new-0002", Source: "startup"})
+	r, k, stderr := withDead(t, dead)
+	a := k.Handle(startOf(r, "new-0002"))
 	files := r.handoffs()
 	if len(files) != 1 || !strings.Contains(filepath.Base(files[0]), "_recovered_") {
 		t.Fatalf("handoffs %q, want one recovered; stderr %q", files, stderr)
@@ -119,7 +130,7 @@ func TestRecoverDeadClient(t *testing.T) {
 	}
 	// The next start (another session) recovers nothing again.
 	k.Env.Now = k.Env.Now.Add(time.Minute)
-	a = k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "new-0003", Source: "startup"})
+	a = k.Handle(startOf(r, "new-0003"))
 	lacks(t, "second start", a.Context+a.Message, "The previous session (", "the previous session ended")
 	if n := len(r.handoffs()); n != 1 {
 		t.Errorf("%d handoffs after the second start, want 1", n)
@@ -204,12 +215,9 @@ func TestRecoverNothingNew(t *testing.T) {
 func TestRecoverDeferred(t *testing.T) {
 	defer func(n int64) { RecoverReadMax = n }(RecoverReadMax)
 	RecoverReadMax = 4 << 10
-	r := newRepo(t)
-	r.ledger("auth", authLedger)
 	const dead = "big-dead"
-	r.earlier(dead, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript(dead))
-	k, stderr := r.hook(recoverHost(), false)
-	a := k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "now", Source: "startup"})
+	r, k, stderr := withDead(t, dead)
+	a := k.Handle(startOf(r, "now"))
 	if n := len(r.handoffs()); n != 0 {
 		t.Fatalf("%d handoffs written at start, want the recovery deferred", n)
 	}
@@ -252,7 +260,9 @@ func TestHookRecordsSession(t *testing.T) {
 	want := proc.Identity{PID: 4242, Start: 99}
 	k.Client = func() (proc.Identity, error) { return want, nil }
 	tr := r.transcript()
-	k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "startup", Transcript: tr})
+	ev := startOf(r, "rec")
+	ev.Transcript = tr
+	k.Handle(ev)
 	s := r.p.LoadSession("rec")
 	if s.Client == nil || *s.Client != want || s.Transcript != tr || !s.Seen.Equal(testNow) || s.Agent != "claude" || s.Ended {
 		t.Fatalf("after start: %+v", s)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/internal/host"
 )
 
@@ -31,12 +32,7 @@ func TestRegisterGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var in []byte
-			for _, f := range ar.Files {
-				if f.Name == "settings.json" {
-					in = f.Data
-				}
-			}
+			in, _ := golden.Section(ar, "settings.json")
 			h := Host{}
 			before, err := h.Registered(in)
 			if err != nil && in != nil {
@@ -70,10 +66,10 @@ func TestRegisterGolden(t *testing.T) {
 				"status-after": status(after), "unregistered.json": removed}
 			for _, name := range []string{"status-before", "registered.json", "status-after", "unregistered.json"} {
 				if *update {
-					setSection(ar, name, got[name])
+					golden.SetSection(ar, name, got[name])
 					continue
 				}
-				want, ok := sectionOf(ar, name)
+				want, ok := golden.Section(ar, name)
 				if !ok || !bytes.Equal(got[name], want) {
 					t.Errorf("%s:\n%s\nwant:\n%s", name, got[name], want)
 				}
@@ -85,23 +81,4 @@ func TestRegisterGolden(t *testing.T) {
 			}
 		})
 	}
-}
-
-func sectionOf(ar *txtar.Archive, name string) ([]byte, bool) {
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data, true
-		}
-	}
-	return nil, false
-}
-
-func setSection(ar *txtar.Archive, name string, data []byte) {
-	for i := range ar.Files {
-		if ar.Files[i].Name == name {
-			ar.Files[i].Data = data
-			return
-		}
-	}
-	ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
 }
