@@ -123,10 +123,29 @@ func Message(in Input) string {
 		data["Handoff"] = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
 	}
 	msg := say("message", data)
-	for _, r := range in.Recovered {
-		msg += "; " + say("recovered-message", r)
+	if len(in.Recovered) > 0 {
+		msg += "; " + RecoveredMessage(in.Recovered)
 	}
 	return msg
+}
+
+// RecoveredText is the lines that tell the model about earlier sessions
+// recovered at this start, one a session.
+func RecoveredText(rs []Recovery) string {
+	lines := make([]string, len(rs))
+	for i, r := range rs {
+		lines[i] = say("recovered", r)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// RecoveredMessage is the same for the person, on one line.
+func RecoveredMessage(rs []Recovery) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = say("recovered-message", r)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // cutRunes cuts s to n runes, the last one "…" when cut.
@@ -167,8 +186,8 @@ func Render(in Input) string {
 	header := say("header", map[string]any{"Name": in.Name, "LedgerPath": in.LedgerPath, "Source": source,
 		"Refresh": in.Refresh, "Updated": updated})
 	footer := []string{say("cli", nil), say("files", map[string]string{"LedgerPath": in.LedgerPath, "HandoffPath": in.HandoffPath})}
-	for _, r := range in.Recovered {
-		header += "\n" + say("recovered", r)
+	if len(in.Recovered) > 0 {
+		header += "\n" + RecoveredText(in.Recovered)
 	}
 
 	var blocks []block

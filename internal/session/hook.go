@@ -163,7 +163,12 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	recovered := k.recover(p, ev)
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, project.ErrNoLedger) {
-		return host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}, "no ledger", "", nil
+		a := host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
+		if len(recovered) > 0 {
+			a.Context += "\n" + inject.RecoveredText(recovered)
+			a.Message += "; " + inject.RecoveredMessage(recovered)
+		}
+		return a, "no ledger", "", nil
 	}
 	if err != nil {
 		return host.Answer{}, "", "", err

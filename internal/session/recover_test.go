@@ -281,3 +281,21 @@ func TestHookRecordsSession(t *testing.T) {
 		t.Errorf("after a resume with no client known: %+v", s)
 	}
 }
+
+// TestRecoverNoLedger: in a repository with no ledger yet, the recovered
+// handoff goes to the branch's stream and the start still says so.
+func TestRecoverNoLedger(t *testing.T) {
+	r := newRepo(t)
+	r.earlier("gone", deadClient(t), testNow.Add(-time.Minute), r.hostTranscript("gone"))
+	if err := r.p.UpdateSession("gone", testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := r.hook(recoverHost(), false)
+	a := k.Handle(startOf(r, "next"))
+	files, _ := filepath.Glob(filepath.Join(r.dir, "thoughts", "shared", "handoffs", "main", "*_recovered_*.md"))
+	if len(files) != 1 {
+		t.Fatalf("recovered handoffs %q, want one in the branch's stream", files)
+	}
+	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/main/")
+	contains(t, "message", a.Message, "no ledger yet", "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/main/")
+}
