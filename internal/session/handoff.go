@@ -220,6 +220,9 @@ func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved b
 	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
 		deadline = time.Now().Add(b * 6 / 10)
 	}
+	if cp != nil && readToEnd(cp, files) {
+		return "", false, nil // the common turn end of a session that did nothing: no state decoded
+	}
 	before := int64(0)
 	if cp != nil {
 		for _, m := range cp.Files {

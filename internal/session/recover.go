@@ -8,12 +8,11 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/transcript"
-
 	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // client is the identity of the client process the hook runs for, nil
@@ -252,6 +251,26 @@ func cmpErr(first, err error) error {
 		return first
 	}
 	return err
+}
+
+// readToEnd reports whether checkpoint cp read every one of files to its
+// end, and none changed since (size and time): then nothing is new.
+func readToEnd(cp *transcript.Checkpoint, files []string) bool {
+	marks := map[string]transcript.Mark{}
+	for _, m := range cp.Files {
+		marks[m.Path] = m
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		m, ok := marks[f]
+		switch {
+		case err != nil && !ok:
+			continue // a subagent's file that is not there
+		case err != nil || !ok || fi.Size() != m.Size || m.Offset != m.Size || !fi.ModTime().Equal(m.ModTime):
+			return false
+		}
+	}
+	return true
 }
 
 // unreadBytes is how much of session id's transcript files lies past its

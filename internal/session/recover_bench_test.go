@@ -76,3 +76,55 @@ func BenchmarkRecoverScan(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTurnEnd is the turn-end checkpoint on a long transcript (32 MB,
+// already checkpointed): a turn that appended nothing, and one that
+// appended one more copy of the recorded session (200 KB), beside a
+// session start's context for comparison.
+func BenchmarkTurnEnd(b *testing.B) {
+	t := &testing.T{}
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	path := filepath.Join(b.TempDir(), "long.jsonl")
+	src := bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir))
+	var data []byte
+	for i := 0; len(data) < 32<<20; i++ {
+		data = append(data, bytes.ReplaceAll(src, []byte(`"toolu_`), fmt.Appendf(nil, `"toolu_%d_`, i))...)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	e := r.env0(claude.Host{}) // its decoder resumes (the test host's wrapper cannot)
+	if _, moved, err := Checkpoint(r.p, e, "long", path); err != nil || !moved {
+		b.Fatal(moved, err)
+	}
+	b.Run("idle", func(b *testing.B) {
+		for b.Loop() {
+			if _, moved, err := Checkpoint(r.p, e, "long", path); err != nil || moved {
+				b.Fatal(moved, err)
+			}
+		}
+	})
+	b.Run("one-turn", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = f.Write(bytes.ReplaceAll(src, []byte(`"toolu_`), fmt.Appendf(nil, `"toolu_x%d_`, i)))
+			f.Close()
+			b.StartTimer()
+			if _, moved, err := Checkpoint(r.p, e, "long", path); err != nil || !moved {
+				b.Fatal(moved, err)
+			}
+		}
+	})
+	b.Run("context", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Context(r.p, e, "auth", "startup", "new"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
