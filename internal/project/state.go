@@ -105,6 +105,9 @@ type Session struct {
 	// Pending says why this session waits for its recovery: its transcript
 	// was too large to read at the start that found it.
 	Pending string `json:"pending,omitempty"`
+	// Claimed is when a hook began recovering this session: two sessions
+	// starting at once do not both write its handoff.
+	Claimed time.Time `json:"claimed,omitzero"`
 }
 
 // recoveryMark is the file that says a recovery waits for a later hook.

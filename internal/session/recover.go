@@ -94,6 +94,10 @@ const quietDay = 24 * time.Hour
 // turn end or compaction.
 var RecoverReadMax int64 = 24 << 20
 
+// claimFor is how long a hook's claim on a recovery holds: one that died
+// while recovering gives way after it.
+const claimFor = time.Minute
+
 // recoverWhen says when a recovery that waits is done.
 const recoverWhen = "at this session's next turn end"
 
@@ -177,11 +181,20 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 // recovered either way (a transcript that cannot be read is a problem, and
 // the session is left for a later start).
 func recoverOne(p *project.Project, e Env, s project.Session, stream, why string) (inject.Recovery, error) {
+	claimed := false
+	if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) {
+		if t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
+			t.Claimed, claimed = e.Now.UTC(), true
+		}
+	}); err != nil || !claimed {
+		return inject.Recovery{}, err // another hook recovers it, or did
+	}
 	w, err := WriteHandoff(p, e, Request{Name: stream, Event: "recovered", Reason: why, AgentSession: s.ID,
 		Transcript: s.Transcript, SkipIfSame: true, Recovered: why})
 	done := w.Path
 	switch {
 	case w.Path == "" && err != nil:
+		_ = p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Claimed = time.Time{} })
 		return inject.Recovery{}, err // left for a later start
 	case w.Path == "" && w.Read == "":
 		// Missing, empty or refused: nothing to recover from, now or later.
@@ -189,7 +202,7 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 	case w.Path == "":
 		done = w.Message // nothing new since its last handoff
 	}
-	if uerr := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Recovered, t.Pending = done, "" }); uerr != nil && err == nil {
+	if uerr := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Recovered, t.Pending, t.Claimed = done, "", time.Time{} }); uerr != nil && err == nil {
 		err = uerr
 	}
 	return inject.Recovery{Session: s.ID, Why: why, Path: w.Path}, err

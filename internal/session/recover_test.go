@@ -299,3 +299,23 @@ func TestRecoverNoLedger(t *testing.T) {
 	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/main/")
 	contains(t, "message", a.Message, "no ledger yet", "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/main/")
 }
+
+// TestRecoverClaimed: a session another hook began recovering less than a
+// minute ago is left to it; an older claim (a hook that died) is taken over.
+func TestRecoverClaimed(t *testing.T) {
+	r, _, _ := withDead(t, "claimed")
+	if err := r.p.UpdateSession("claimed", testNow, func(s *project.Session) { s.Claimed = testNow.Add(-30 * time.Second) }); err != nil {
+		t.Fatal(err)
+	}
+	e := r.env0(recoverHost())
+	if recs, problems := Recover(r.p, e, "a"); len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("a claimed session was recovered: %+v %q", recs, problems)
+	}
+	e.Now = testNow.Add(time.Minute)
+	if recs, _ := Recover(r.p, e, "b"); len(recs) != 1 || recs[0].Path == "" {
+		t.Fatalf("a stale claim held: %+v", recs)
+	}
+	if s := r.p.LoadSession("claimed"); !s.Claimed.IsZero() || s.Recovered == "" {
+		t.Errorf("after the recovery: claimed %v, recovered %q", s.Claimed, s.Recovered)
+	}
+}
