@@ -180,7 +180,12 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	if inj.Text == "" {
 		return host.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
 	}
-	if len(recovered) > 0 && inj.Input.Name != "" {
+	switch {
+	case len(recovered) == 0:
+	case errors.Is(err, ledger.ErrNotFound):
+		inj.Text += "\n" + inject.RecoveredText(recovered)
+		inj.Message = inject.NoLedgerMessage() + "; " + inject.RecoveredMessage(recovered)
+	default:
 		inj.Input.Recovered = recovered
 		inj = injection(p, inj.Input, err)
 	}

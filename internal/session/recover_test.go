@@ -319,3 +319,15 @@ func TestRecoverClaimed(t *testing.T) {
 		t.Errorf("after the recovery: claimed %v, recovered %q", s.Claimed, s.Recovered)
 	}
 }
+
+// TestRecoverLedgerMissing: a start whose ledger is missing (named by the
+// environment) is told of the recovery beside the no-ledger hint, not
+// given a rendering of a ledger it does not have.
+func TestRecoverLedgerMissing(t *testing.T) {
+	r, k, _ := withDead(t, "gone")
+	r.env["CONTINUITY_LEDGER"] = "ghost"
+	a := k.Handle(startOf(r, "next"))
+	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/auth/")
+	lacks(t, "context", a.Context, "could not be read")
+	contains(t, "message", a.Message, "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/auth/")
+}
