@@ -139,13 +139,13 @@ func TestPluginValidates(t *testing.T) {
 	for _, h := range v.Provides.Hooks {
 		events[h.Event] = h.Command
 	}
-	for _, ev := range []string{"SessionStart", "PreCompact", "PostCompact", "SessionEnd"} {
+	for _, ev := range []string{"SessionStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"} {
 		if c := events[ev]; !strings.Contains(c, "${CLAUDE_PLUGIN_ROOT}/hooks/continuity-hook.sh") {
 			t.Errorf("hook %s: command %q, want the plugin's continuity-hook.sh", ev, c)
 		}
 	}
-	if len(events) != 4 {
-		t.Errorf("plugin hooks for %d events (%v), want 4", len(events), events)
+	if len(events) != 5 {
+		t.Errorf("plugin hooks for %d events (%v), want 5", len(events), events)
 	}
 	if !slicesContains(v.Provides.Skills, "continuity:continuity") {
 		t.Errorf("plugin skills = %v, want continuity:continuity", v.Provides.Skills)
@@ -168,6 +168,9 @@ func TestPluginValidates(t *testing.T) {
 	}
 	if se := hooks.Hooks["SessionEnd"]; len(se) != 1 || len(se[0].Hooks) != 1 || se[0].Hooks[0].Timeout != 30 {
 		t.Errorf("SessionEnd hook timeout: %+v, want one hook with timeout 30 (the client's default is 1.5 s)", se)
+	}
+	if st := hooks.Hooks["Stop"]; len(st) != 1 || len(st[0].Hooks) != 1 || st[0].Hooks[0].Timeout != 10 {
+		t.Errorf("Stop hook timeout: %+v, want one hook with timeout 10 (the client waits for it)", st)
 	}
 }
 
@@ -270,9 +273,13 @@ func (p *project) installPlugin() {
 	}
 }
 
-// pluginRuns returns the runs of the plugin's hook recorded in a session's transcript.
+// pluginRuns returns the SessionStart runs of the plugin's hook recorded in
+// a session's transcript (the client records its Stop runs too).
 func (p *project) pluginRuns(id string) (plugin, direct []hookRun) {
 	for _, r := range p.hookRuns(id) {
+		if !strings.HasPrefix(r.Name, "SessionStart") {
+			continue
+		}
 		if strings.Contains(r.Command, "continuity-hook.sh") {
 			plugin = append(plugin, r)
 		} else {

@@ -47,6 +47,17 @@ type Input struct {
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
 	Host          string        // the host reading it: a handoff another host wrote names its writer
 	Refresh       bool          // the short refresh after a compaction (goal, now, next)
+	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+}
+
+// Recovery is an earlier session of the worktree that ended without a
+// handoff, whose handoff was written (or will be) from its transcript.
+type Recovery struct {
+	Session string // the agent session recovered
+	Why     string // "its client process is gone", "quiet for a day (it may be early)"
+	Path    string // the handoff written, relative to the root; "" while it waits
+	Dir     string // where a handoff that waits will be written
+	When    string // when it will be, e.g. "at this session's next turn end"
 }
 
 // Short reports whether the injection is a short refresh (goal, now, next).
@@ -111,7 +122,30 @@ func Message(in Input) string {
 	if in.HandoffPath != "" {
 		data["Handoff"] = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
 	}
-	return say("message", data)
+	msg := say("message", data)
+	if len(in.Recovered) > 0 {
+		msg += "; " + RecoveredMessage(in.Recovered)
+	}
+	return msg
+}
+
+// RecoveredText is the lines that tell the model about earlier sessions
+// recovered at this start, one a session.
+func RecoveredText(rs []Recovery) string {
+	lines := make([]string, len(rs))
+	for i, r := range rs {
+		lines[i] = say("recovered", r)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// RecoveredMessage is the same for the person, on one line.
+func RecoveredMessage(rs []Recovery) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = say("recovered-message", r)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // cutRunes cuts s to n runes, the last one "…" when cut.
@@ -152,6 +186,9 @@ func Render(in Input) string {
 	header := say("header", map[string]any{"Name": in.Name, "LedgerPath": in.LedgerPath, "Source": source,
 		"Refresh": in.Refresh, "Updated": updated})
 	footer := []string{say("cli", nil), say("files", map[string]string{"LedgerPath": in.LedgerPath, "HandoffPath": in.HandoffPath})}
+	if len(in.Recovered) > 0 {
+		header += "\n" + RecoveredText(in.Recovered)
+	}
 
 	var blocks []block
 	short := in.Short()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -88,6 +89,46 @@ type Session struct {
 	// HandoffContent fingerprints what the last handoff said apart from its
 	// time: an equal one is not written again.
 	HandoffContent string `json:"handoff_content,omitempty"`
+
+	// What the hooks saw of the session, for the recovery of one that dies
+	// without an end event: the client process its hooks ran for (when it
+	// could be identified), its transcript (when the host named one), the
+	// last hook call, and whether an end event came.
+	Agent      string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
+	Client     *proc.Identity `json:"client,omitempty"`
+	Transcript string         `json:"transcript,omitempty"`
+	Seen       time.Time      `json:"seen,omitzero"`
+	Ended      bool           `json:"ended,omitempty"`
+	// Recovered says what a later session's recovery did for this one (the
+	// handoff it wrote, or why none was needed): it is never recovered twice.
+	Recovered string `json:"recovered,omitempty"`
+	// Pending says why this session waits for its recovery: its transcript
+	// was too large to read at the start that found it.
+	Pending string `json:"pending,omitempty"`
+	// Claimed is when a hook began recovering this session: two sessions
+	// starting at once do not both write its handoff.
+	Claimed time.Time `json:"claimed,omitzero"`
+}
+
+// recoveryMark is the file that says a recovery waits for a later hook.
+func (p *Project) recoveryMark() string { return filepath.Join(p.StateDir, "recovery-pending") }
+
+// RecoveryPending reports whether a session of this worktree waits for
+// its recovery (one stat: the turn-end hook asks every turn).
+func (p *Project) RecoveryPending() bool {
+	_, err := os.Stat(p.recoveryMark())
+	return err == nil
+}
+
+// SetRecoveryPending records whether a recovery waits.
+func (p *Project) SetRecoveryPending(on bool) error {
+	if !on {
+		if err := os.Remove(p.recoveryMark()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local state: %w", err)
+		}
+		return nil
+	}
+	return p.writeState(p.recoveryMark(), []byte("see sessions/*.json, field pending\n"))
 }
 
 // sessionFile maps an agent session id to its state file; an id that is not
@@ -128,12 +169,15 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 	// a crash, and SessionStart waits for this write.
 	opts := p.StateOptions()
 	opts.NoSync = true
-	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+	var was, is bool
+	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		s := Session{ID: id}
 		if len(old) > 0 {
 			_ = json.Unmarshal(old, &s) // a damaged state file is replaced, never fatal
 		}
+		was = len(old) > 0 && s.open()
 		fn(&s)
+		is = s.open()
 		s.ID = id
 		s.Updated = now.UTC()
 		if len(s.Runs) > 20 {
@@ -141,6 +185,11 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 		}
 		return json.MarshalIndent(s, "", "  ")
 	})
+	if err == nil && was != is {
+		// Only when a session opens or closes: not a write per call.
+		err = p.markOpen(path, is)
+	}
+	return err
 }
 
 // Sessions lists the remembered agent sessions, newest first.
@@ -165,6 +214,65 @@ func (p *Project) Sessions() []Session {
 	}
 	sortSessions(out)
 	return out
+}
+
+// Unfinished lists the remembered agent sessions that are open: they named
+// a transcript, saw no end event and were not recovered. What a session
+// start looks through for one that died: it reads only these (an index of
+// open sessions, kept by UpdateSession when a session opens or closes).
+func (p *Project) Unfinished() []Session {
+	ents, err := os.ReadDir(p.openDir())
+	if err != nil {
+		return nil
+	}
+	var out []Session
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
+		var s Session
+		// Without its runs, the part that costs most to decode: a start
+		// reads these.
+		var head struct {
+			ID, Ledger, Agent, Transcript, Recovered, Pending string
+			Client                                            *proc.Identity
+			Seen, Updated                                     time.Time
+			Ended                                             bool
+		}
+		if err == nil && json.Unmarshal(b, &head) == nil {
+			s = Session{ID: head.ID, Ledger: head.Ledger, Agent: head.Agent, Transcript: head.Transcript, Recovered: head.Recovered,
+				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended}
+		}
+		if err == nil && s.open() {
+			out = append(out, s)
+		} else if err == nil || errors.Is(err, fs.ErrNotExist) {
+			_ = os.Remove(filepath.Join(p.openDir(), e.Name())) // pruned or closed: the index heals
+		}
+	}
+	sortSessions(out)
+	return out
+}
+
+// open reports a session a later start may have to recover.
+func (s *Session) open() bool { return s.Transcript != "" && !s.Ended && s.Recovered == "" }
+
+func (p *Project) openDir() string { return filepath.Join(p.StateDir, "open") }
+
+// markOpen keeps the index of open sessions: the state file at path is
+// open or no longer. An empty file, written directly: only its name counts.
+func (p *Project) markOpen(path string, open bool) error {
+	mark := filepath.Join(p.openDir(), filepath.Base(path))
+	if !open {
+		if err := os.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local state: %w", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(p.openDir(), 0o700); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	return nil
 }
 
 func sortSessions(s []Session) {

@@ -34,6 +34,9 @@ type Request struct {
 	AgentSession string // "" for none (a handoff written by hand)
 	Transcript   string // path; "" for none
 	SkipIfSame   bool   // session end: nothing new since the session's last handoff, nothing written
+	// Recovered, for a handoff recovered for a session that ended without
+	// one, says why it is over: the summary opens with it.
+	Recovered string
 	// Named says a person named the transcript (on the command line): it
 	// is read whole, without the hook's deadline, and a file that is not a
 	// transcript of the host is refused with nothing written.
@@ -83,6 +86,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	dirty := gitMeta(p, &meta, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, l)
+	if r.Recovered != "" {
+		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
+	}
 	if facts.Partial {
 		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
 	}
@@ -187,6 +193,11 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	return facts, warn, nil
 }
 
+// TurnBudget bounds the reading of a turn-end checkpoint: the host waits
+// for the hook before the next turn, and what is left is read by the next
+// one.
+const TurnBudget = 2 * time.Second
+
 // Checkpoint reads what agent session id appended to its transcript since
 // its last hook and keeps, in local state, where the reading stopped and
 // what the transcript held so far (redacted): the turn-end hook, so that a
@@ -205,9 +216,12 @@ func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved b
 		return "", false, fmt.Errorf("transcript not read (%v)", err)
 	}
 	f.Close()
-	var deadline time.Time
-	if b := e.Host.Limits().EndBudget; b > 0 {
+	deadline := time.Now().Add(TurnBudget)
+	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
 		deadline = time.Now().Add(b * 6 / 10)
+	}
+	if cp != nil && readToEnd(cp, files) {
+		return "", false, nil // the common turn end of a session that did nothing: no state decoded
 	}
 	before := int64(0)
 	if cp != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -43,6 +44,9 @@ type Hook struct {
 	Dir    string    // the process's working directory: the project when neither the event nor the host names one
 	Stderr io.Writer // one line per problem, "continuity hook: …"
 	Debug  bool      // say more on Stderr
+	// Client identifies the client process the hook runs for (nil:
+	// proc.Client), recorded so that a later session can tell it is gone.
+	Client func() (proc.Identity, error)
 }
 
 // Handle acts on one event and returns the answer for the host to encode.
@@ -84,6 +88,7 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 		ans, msg, stream, err = k.refresh(p, ev)
 	case host.BeforeCompact:
 		msg, err = k.handoff(p, ev, "pre-compact", false)
+		k.finishRecoveries(p)
 	case host.End:
 		msg, err = k.handoff(p, ev, "session-end", true)
 	case host.AfterCompact:
@@ -91,6 +96,7 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 	case host.TurnEnd:
 		var moved bool
 		msg, moved, err = Checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
+		k.finishRecoveries(p)
 		if !moved && err == nil {
 			return host.Answer{} // a turn that did nothing writes nothing
 		}
@@ -103,11 +109,13 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 		k.debugf("%s: %s", ev.Name, msg)
 	}
 	if ev.SessionID != "" {
+		client := k.client()
 		if serr := p.UpdateSession(ev.SessionID, k.Now, func(s *project.Session) {
 			s.Runs = append(s.Runs, run)
 			if stream != "" {
 				s.Ledger = stream
 			}
+			seen(s, ev, k.Host.Name(), client, k.Now)
 		}); serr != nil {
 			k.debugf("record run: %v", serr)
 		}
@@ -152,9 +160,15 @@ func (k Hook) open(ev host.Event) *project.Project {
 // start gives a starting session its context, exports the active ledger to
 // the agent's shell where the host can, and prunes local state now and then.
 func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, string, error) {
+	recovered := k.recover(p, ev)
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, project.ErrNoLedger) {
-		return host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}, "no ledger", "", nil
+		a := host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
+		if len(recovered) > 0 {
+			a.Context += "\n" + inject.RecoveredText(recovered)
+			a.Message += "; " + inject.RecoveredMessage(recovered)
+		}
+		return a, "no ledger", "", nil
 	}
 	if err != nil {
 		return host.Answer{}, "", "", err
@@ -165,6 +179,15 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	}
 	if inj.Text == "" {
 		return host.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
+	}
+	switch {
+	case len(recovered) == 0:
+	case errors.Is(err, ledger.ErrNotFound):
+		inj.Text += "\n" + inject.RecoveredText(recovered)
+		inj.Message = inject.NoLedgerMessage() + "; " + inject.RecoveredMessage(recovered)
+	default:
+		inj.Input.Recovered = recovered
+		inj = injection(p, inj.Input, err)
 	}
 	if inj.Problem != "" {
 		k.warnf("%s: %s", ev.Name, inj.Problem)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Response is one scripted model reply: plain text, or one tool call.
@@ -19,7 +20,15 @@ type Response struct {
 	// a size near the model's context window makes the client compact by
 	// itself before its next request (an "auto" PreCompact).
 	InputTokens int
+	// Hang never answers: the request waits until the client goes away or
+	// the server closes (a model that stopped responding).
+	Hang bool
+	// Delay is how long the model takes to answer (0 = at once).
+	Delay time.Duration
 }
+
+// Hang returns a response that never comes.
+func Hang() Response { return Response{Hang: true} }
 
 // ToolUse is a tool call the model makes.
 type ToolUse struct {
@@ -50,6 +59,8 @@ type Server struct {
 	URL string
 
 	srv      *httptest.Server
+	closed   chan struct{} // closed by Close: hanging requests give up
+	once     sync.Once
 	mu       sync.Mutex
 	queue    []Response
 	summary  string
@@ -62,14 +73,17 @@ const DefaultSummary = "The user and assistant exchanged greetings while testing
 // New starts a server on 127.0.0.1 that answers ordinary requests with the
 // given responses in order (then "OK"). Close it when done.
 func New(responses ...Response) *Server {
-	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary}
+	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary, closed: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
 }
 
 // Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.closed) })
+	s.srv.Close()
+}
 
 // Push appends responses to the script.
 func (s *Server) Push(responses ...Response) {
@@ -142,6 +156,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case req.CountTokens:
 		writeJSON(w, map[string]any{"input_tokens": 1000})
 		return
+	case haveNext && next.Hang:
+		select {
+		case <-r.Context().Done():
+		case <-s.closed:
+		}
+		return
+	case haveNext && next.Delay > 0:
+		select {
+		case <-time.After(next.Delay):
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			return
+		}
 	case !strings.HasPrefix(path, "/v1/messages"):
 		http.Error(w, "{}", http.StatusNotFound)
 		return

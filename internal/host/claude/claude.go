@@ -53,13 +53,18 @@ func (Host) Decode(payload []byte) (host.Event, error) {
 		ev.Kind = host.AfterCompact
 	case "SessionEnd":
 		ev.Kind = host.End
+	case "Stop":
+		// A turn's end: a checkpoint. Its answer is always empty, so the
+		// turn is never kept going (stop_hook_active needs no check).
+		ev.Kind = host.TurnEnd
 	default:
 		ev.Kind = host.Ignore
 	}
 	return ev, nil
 }
 
-// Encode prints SessionStart's answer; the other events print nothing.
+// Encode prints SessionStart's answer; the other events print nothing
+// (on Stop, output could ask the client to keep the turn going).
 func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
 	if ev.Kind != host.Start || (a.Context == "" && a.Message == "") {
 		return nil, nil

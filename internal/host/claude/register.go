@@ -12,7 +12,14 @@ import (
 )
 
 // events are the hooks continuity registers with Claude Code, in order.
-var events = []string{"SessionStart", "PreCompact", "PostCompact", "SessionEnd"}
+// Stop (a turn's end) checkpoints what the transcript held, so that a
+// session that dies without SessionEnd can still be handed off.
+var events = []string{"SessionStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"}
+
+// stopTimeout (seconds) is the Stop timeout Register writes: the client
+// waits for Stop hooks before the next turn, and a checkpoint stops
+// reading at its own deadline well inside it.
+const stopTimeout = 10
 
 // name is the host's name in the hook command (--agent claude).
 const name = "claude"
@@ -53,7 +60,7 @@ func (h Host) SettingsFiles(getenv func(string) string, root string) ([]string, 
 // rewritten to command in place.
 func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
 	return install.Add(settings, install.Hook{Command: command, Events: events,
-		Timeouts: map[string]int{"SessionEnd": sessionEndTimeout}})
+		Timeouts: map[string]int{"Stop": stopTimeout, "SessionEnd": sessionEndTimeout}})
 }
 
 // Unregister removes what Register added.

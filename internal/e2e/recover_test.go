@@ -1,0 +1,211 @@
+//go:build linux || darwin
+
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/mockapi"
+)
+
+// liveClaude is a client process left running (in a process group of its
+// own, so that it can be killed whole).
+type liveClaude struct {
+	cmd  *exec.Cmd
+	id   string
+	done chan struct{} // closed when the process has been waited for
+}
+
+// startClaude starts one stream-json client against api and feeds it
+// prompts: each after the previous turn's result, the last one without
+// waiting for its result. It returns once the last prompt is sent and api
+// has answered (or hung on) every scripted response. The process is killed
+// in the test's cleanup if it still runs.
+func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClaude {
+	p.t.Helper()
+	cmd := exec.Command(p.claude, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+		"--allowedTools", tools)
+	cmd.Dir = p.dir
+	cmd.Env = append(p.clientEnv(), "ANTHROPIC_BASE_URL="+api.URL) // the last one wins
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+	c := &liveClaude{cmd: cmd, done: make(chan struct{})}
+	results := make(chan string, 8)
+	ids := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			var ev map[string]any
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
+				continue
+			}
+			if id, _ := ev["session_id"].(string); id != "" {
+				select {
+				case ids <- id:
+				default:
+				}
+			}
+			if ev["type"] == "result" {
+				results <- sc.Text()
+			}
+		}
+		close(results)
+	}()
+	go func() { _ = cmd.Wait(); close(c.done) }()
+	p.t.Cleanup(func() { c.kill() })
+	send := func(prompt string) {
+		line, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompt}})
+		if _, err := stdin.Write(append(line, '\n')); err != nil {
+			p.t.Fatalf("write %q: %v\nstderr: %s", prompt, err, stderr.String())
+		}
+	}
+	for i, prompt := range prompts {
+		send(prompt)
+		if i == len(prompts)-1 {
+			break
+		}
+		select {
+		case r, ok := <-results:
+			if !ok || strings.Contains(r, `"is_error":true`) {
+				p.t.Fatalf("turn %q: %s\nstderr: %s", prompt, r, stderr.String())
+			}
+		case <-time.After(runTimeout):
+			p.t.Fatalf("turn %q: no result\nstderr: %s", prompt, stderr.String())
+		}
+	}
+	deadline := time.Now().Add(runTimeout)
+	for api.Pending() > 0 || len(modelRequests(api.Requests())) == 0 {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the client did not reach the model's last scripted response (%d left)\nstderr: %s", api.Pending(), stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case c.id = <-ids:
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no session id from the client")
+	}
+	return c
+}
+
+// kill kills the client's whole process group, as a closed terminal or a
+// crash would, and waits for it.
+func (c *liveClaude) kill() {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// TestRecoverKilledSession: a session writes a file, replies, runs a
+// command, and is killed while the model never answers; another session,
+// also waiting on the model, is left running. The next session's first
+// request carries the killed one's recovered handoff (its files, its
+// command, its last reply, its real context size), the handoff lists them,
+// and the running session is not recovered.
+func TestRecoverKilledSession(t *testing.T) {
+	p := newProject(t)
+	p.initContinuity(workStream, goal)
+	tokenGo := filepath.Join(p.dir, "src", "auth", "token.go")
+	const reply = "Wrote the refresh endpoint in src/auth/token.go; building next."
+	const command = "echo built > build.log"
+
+	// The model takes its time, as a real one does: a hook records as the
+	// client only a process that started a second before it (not a wrapper).
+	write := mockapi.Tool("Write", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"})
+	write.Delay = 1500 * time.Millisecond
+	dead := mockapi.New(
+		write,
+		mockapi.Response{Text: reply, InputTokens: 48000},
+		mockapi.Response{ToolUse: &mockapi.ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 52000},
+		mockapi.Hang(),
+	)
+	t.Cleanup(dead.Close)
+	a := p.startClaude(dead, "write the token refresh endpoint", "now build it")
+
+	running := mockapi.New(mockapi.Response{Text: "The README is short.", Delay: 1500 * time.Millisecond}, mockapi.Hang())
+	t.Cleanup(running.Close)
+	b := p.startClaude(running, "read the README", "and now?")
+
+	if _, err := os.Stat(filepath.Join(p.dir, "build.log")); err != nil {
+		t.Fatalf("the killed session's command did not run: %v", err)
+	}
+	a.kill()
+
+	next := p.runClaude([]mockapi.Response{mockapi.Text("Picking up the build.")}, "-p", "carry on")
+	reqs := modelRequests(next.Requests)
+	if len(reqs) == 0 {
+		t.Fatal("the next session made no model request")
+	}
+	first := strings.Join(texts(reqs[0].Body), "\n")
+	handoffs, _ := filepath.Glob(filepath.Join(p.dir, "thoughts", "shared", "handoffs", workStream, "*_recovered_*.md"))
+	if len(handoffs) != 1 {
+		t.Fatalf("recovered handoffs %q, want one (the killed session's)\nfirst request:\n%s", handoffs, first)
+	}
+	rel := "thoughts/shared/handoffs/" + workStream + "/" + filepath.Base(handoffs[0])
+	for _, want := range []string{
+		"The previous session (" + a.id + ") ended without a handoff (its client process is gone); recovered from its transcript: " + rel,
+		"src/auth/token.go", "`" + command + "`", reply, "handed off at 52k tokens",
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the next session's first request lacks %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(first, b.id) {
+		t.Errorf("the running session %s is named in the next session's context", b.id)
+	}
+	src := p.read(rel)
+	if testing.Verbose() {
+		t.Logf("injected:\n%s\nrecovered handoff:\n%s", strings.Join(injected(reqs[0].Body), "\n---\n"), src)
+	}
+	for _, want := range []string{"event: \"recovered\"", "agent_session: \"" + a.id + "\"", "tokens: 52000",
+		"## Files", "src/auth/token.go", "## Commands", command, reply} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the recovered handoff lacks %q:\n%s", want, src)
+		}
+	}
+	all, _ := filepath.Glob(filepath.Join(p.dir, "thoughts", "shared", "handoffs", workStream, "*.md"))
+	for _, h := range all {
+		if strings.Contains(filepath.Base(h), b.id[:8]) {
+			t.Errorf("the running session was handed off: %s", h)
+		}
+	}
+	select {
+	case <-b.done:
+		t.Error("the running session's client exited")
+	default:
+	}
+	// The killed session's first turn ended: its Stop hook checkpointed
+	// it (the recovery read on from there).
+	state := p.read(filepath.Join(".git", "continuity", "sessions", a.id+".json"))
+	if !strings.Contains(state, `"event": "Stop"`) || !strings.Contains(state, "checkpoint at ") {
+		t.Errorf("no Stop checkpoint in the killed session's state:\n%s", state)
+	}
+}

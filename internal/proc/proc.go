@@ -1,0 +1,141 @@
+// Package proc identifies processes across time: a PID with the time its
+// process started, so that a PID the system gave again to another process
+// is never taken for the one recorded. The hooks use it to record the
+// client (the coding agent) a session runs in, and a later session uses it
+// to tell whether that client is gone.
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Identity is one process: its PID and its start time, in a unit of the
+// platform's own (compared only for equality, on the same machine).
+type Identity struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+}
+
+// Known reports whether id names a process.
+func (id Identity) Known() bool { return id.PID > 0 && id.Start != 0 }
+
+// String is the identity for messages.
+func (id Identity) String() string { return fmt.Sprintf("pid %d (start %d)", id.PID, id.Start) }
+
+// ErrUnsupported reports a platform where processes cannot be identified.
+var ErrUnsupported = errors.New("process identity not supported on this platform")
+
+// ErrNotFound reports that no process has the PID.
+var ErrNotFound = errors.New("no such process")
+
+// info is what the platform says of one process.
+type info struct {
+	id     Identity
+	parent int
+	name   string // the command's name, as the kernel keeps it (maybe cut)
+	gone   bool   // exited, not yet reaped (a zombie)
+}
+
+// Of is the identity of the process pid (ErrNotFound when there is none).
+func Of(pid int) (Identity, error) {
+	in, err := lookup(pid)
+	if err != nil {
+		return Identity{}, err
+	}
+	if in.gone {
+		return Identity{}, ErrNotFound
+	}
+	return in.id, nil
+}
+
+// Alive reports whether the process id names still runs: a process with
+// its PID exists and started when it did. An unknown identity, or a
+// platform that cannot tell, reads as not alive: callers check Supported
+// and Known first.
+func Alive(id Identity) bool {
+	if !id.Known() {
+		return false
+	}
+	now, err := Of(id.PID)
+	return err == nil && now == id
+}
+
+// Gone reports whether the process id names has certainly stopped: no
+// process has its PID, or the one that has it started at another time (the
+// PID was given again). A platform that cannot tell, or a process it may
+// not look at, is not gone.
+func Gone(id Identity) bool {
+	if !id.Known() {
+		return false
+	}
+	now, err := Of(id.PID)
+	if errors.Is(err, ErrNotFound) {
+		return true
+	}
+	return err == nil && now.Start != id.Start
+}
+
+// passThrough are the names of the shells hosts run hook commands through,
+// and of the programs a hook command may be wrapped in: none of them is
+// the client.
+var passThrough = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
+	"ksh": true, "mksh": true, "ash": true, "busybox": true, "tcsh": true, "csh": true,
+	"env": true, "timeout": true, "nice": true, "nohup": true, "stdbuf": true, "time": true, "setsid": true,
+	"ionice": true, "chrt": true, "taskset": true, "flock": true, "sudo": true, "doas": true, "xargs": true}
+
+// minAge is how long before the hook the client must have started: a
+// wrapper this package does not know by name (npx, a script) starts just
+// before the hook and ends with it, and must never be taken for the
+// client, or a running session would look dead. A client that started its
+// hook sooner is passed over for an ancestor (which outlives it: a session
+// is then never thought over, the safe side), and the next hook, later,
+// finds it.
+var minAge = time.Second
+
+// maxDepth bounds the walk up the process tree.
+const maxDepth = 16
+
+// Client is the process this one runs for: its first ancestor that is not
+// a shell or a known wrapper (a host runs a hook through `sh -c`, which
+// may or may not exec the command, and a plugin may add a script of its
+// own) and that started at least a second before this process.
+func Client() (Identity, error) {
+	self, err := lookup(os.Getpid())
+	if err != nil {
+		return Identity{}, err
+	}
+	return clientFrom(self, lookup)
+}
+
+func clientFrom(self info, look func(int) (info, error)) (Identity, error) {
+	pid := self.parent
+	for range maxDepth {
+		if pid <= 1 {
+			return Identity{}, errors.New("no client process: the hook's ancestors are shells up to init")
+		}
+		in, err := look(pid)
+		if err != nil {
+			return Identity{}, fmt.Errorf("process %d: %w", pid, err)
+		}
+		if in.gone {
+			return Identity{}, fmt.Errorf("process %d: %w", pid, ErrNotFound)
+		}
+		young := self.id.Start < in.id.Start+uint64(minAge/tick)
+		if !passThrough[commandName(in.name)] && !young {
+			return in.id, nil
+		}
+		pid = in.parent
+	}
+	return Identity{}, errors.New("no client process within 16 ancestors")
+}
+
+// commandName is a command name as the table knows it: a login shell's
+// leading "-" and a path dropped.
+func commandName(name string) string {
+	return filepath.Base(strings.TrimPrefix(name, "-"))
+}

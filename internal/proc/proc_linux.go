@@ -1,0 +1,49 @@
+//go:build linux
+
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Supported is true where processes can be identified.
+const Supported = true
+
+// tick is the unit of a start time: the kernel's clock tick (USER_HZ,
+// 100 a second on every Linux /proc reports to).
+const tick = 10 * time.Millisecond
+
+// lookup reads /proc/PID/stat: the name between the first "(" and the
+// last ")" (a name may hold either), then the fields after it: state (3),
+// parent (4), start time in clock ticks since boot (22).
+func lookup(pid int) (info, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if errors.Is(err, fs.ErrNotExist) {
+		return info{}, ErrNotFound
+	}
+	if err != nil {
+		return info{}, err
+	}
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return info{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := bytes.Fields(b[end+1:])
+	if len(f) < 20 {
+		return info{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
+	}
+	parent, err1 := strconv.Atoi(string(f[1]))
+	start, err2 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return info{}, fmt.Errorf("/proc/%d/stat: unreadable fields", pid)
+	}
+	state := string(f[0])
+	return info{id: Identity{PID: pid, Start: start}, parent: parent, name: string(b[open+1 : end]),
+		gone: state == "Z" || state == "X" || state == "x"}, nil
+}

@@ -1,0 +1,147 @@
+package proc
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for a hook: with PROC_TEST_CLIENT
+// set it prints the Client it finds and exits.
+func TestMain(m *testing.M) {
+	if os.Getenv("PROC_TEST_CLIENT") == "1" {
+		minAge = 0 // the test process started just before: see TestClientWalk for the age
+		id, err := Client()
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		_ = json.NewEncoder(os.Stdout).Encode(id)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func needSupport(t *testing.T) {
+	if !Supported {
+		t.Skip("process identity is not supported here")
+	}
+}
+
+// TestKilledChildNotAlive: a child's identity is alive while it runs and
+// not once it was killed and reaped.
+func TestKilledChildNotAlive(t *testing.T) {
+	needSupport(t)
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	id, err := Of(cmd.Process.Pid)
+	if err != nil || !id.Known() || id.PID != cmd.Process.Pid {
+		t.Fatalf("Of(child) = %v, %v", id, err)
+	}
+	if !Alive(id) || Gone(id) {
+		t.Fatal("a running child reads as dead")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if Alive(id) || !Gone(id) {
+		t.Error("a killed child reads as alive")
+	}
+	if _, err := Of(id.PID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Of(killed child) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestOtherStartNotAlive: a process with the recorded PID but another
+// start time (a reused PID) is not the recorded one.
+func TestOtherStartNotAlive(t *testing.T) {
+	needSupport(t)
+	self, err := Of(os.Getpid())
+	if err != nil || !Alive(self) {
+		t.Fatalf("this process: %v, %v", self, err)
+	}
+	for _, other := range []Identity{{PID: self.PID, Start: self.Start + 1}, {PID: self.PID, Start: self.Start - 1}, {PID: self.PID}, {}} {
+		if Alive(other) {
+			t.Errorf("%v reads as alive (this process is %v)", other, self)
+		}
+		if other.Known() && !Gone(other) {
+			t.Errorf("%v is not gone (this process is %v)", other, self)
+		}
+	}
+}
+
+// TestClientThroughShells runs the test binary as a hook through two
+// shells that do not exec it: the client is this test process, not a shell.
+func TestClientThroughShells(t *testing.T) {
+	needSupport(t)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := Of(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range []string{
+		`"$BIN"; true`,               // sh -c without exec
+		`sh -c '"$BIN"; true'; true`, // a shell under a shell
+		`exec "$BIN"`,                // a shell that execs
+	} {
+		cmd := exec.Command("sh", "-c", script)
+		cmd.Env = append(os.Environ(), "PROC_TEST_CLIENT=1", "BIN="+bin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+		var got Identity
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%s: %q", script, out)
+		}
+		if got != self {
+			t.Errorf("%s: client %v, want this test process %v", script, got, self)
+		}
+	}
+}
+
+// TestClientWalk: the walk skips shells and wrappers by name (a login
+// shell's "-bash" and a path included) and processes that started less
+// than minAge before the hook (a wrapper it does not know), stops at the
+// first other process, and fails at init or on a process gone.
+func TestClientWalk(t *testing.T) {
+	sec := uint64(time.Second / tick)
+	tree := map[int]info{
+		40: {id: Identity{40, 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Identity{30, 1000 * sec}, parent: 25, name: "-bash"},
+		25: {id: Identity{25, 1000 * sec}, parent: 20, name: "/usr/bin/env"},
+		20: {id: Identity{20, 900 * sec}, parent: 10, name: "claude"},
+		10: {id: Identity{10, 100 * sec}, parent: 1, name: "zsh"},
+		50: {id: Identity{50, 1000 * sec}, parent: 1, name: "dash"},
+		60: {id: Identity{60, 1000 * sec}, parent: 70, name: "sh"},
+		70: {id: Identity{70, 100 * sec}, parent: 1, name: "node", gone: true},
+		80: {id: Identity{80, 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
+	}
+	look := func(pid int) (info, error) {
+		if in, ok := tree[pid]; ok {
+			return in, nil
+		}
+		return info{}, ErrNotFound
+	}
+	hook := func(parent int) info { return info{id: Identity{99, 1000 * sec}, parent: parent, name: "continuity"} }
+	for _, parent := range []int{40, 80} {
+		if id, err := clientFrom(hook(parent), look); err != nil || id != (Identity{20, 900 * sec}) {
+			t.Errorf("from %d: %v, %v; want pid 20", parent, id, err)
+		}
+	}
+	for _, parent := range []int{50, 60, 99} {
+		if id, err := clientFrom(hook(parent), look); err == nil {
+			t.Errorf("from %d: %v, want an error", parent, id)
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/demo"
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/proc"
+	"github.com/continuity-md/continuity/internal/project"
+)
+
+// deadClient is the identity of a process that ran and was killed.
+func deadClient(t *testing.T) *proc.Identity {
+	t.Helper()
+	if !proc.Supported {
+		t.Skip("process identity is not supported here")
+	}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id, err := proc.Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	return &id
+}
+
+// liveClient is this test process: alive for as long as the test runs.
+func liveClient(t *testing.T) *proc.Identity {
+	t.Helper()
+	if !proc.Supported {
+		t.Skip("process identity is not supported here")
+	}
+	id, err := proc.Of(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &id
+}
+
+// hostTranscript puts the demo transcript where Claude Code keeps the
+// repository's transcripts (in a config dir of the test's own), under id.
+func (r *repo) hostTranscript(id string) string {
+	r.t.Helper()
+	if r.env["CLAUDE_CONFIG_DIR"] == "" {
+		r.env["CLAUDE_CONFIG_DIR"] = filepath.Join(r.env["HOME"], "claude")
+	}
+	dir := (&testHost{}).TranscriptDir(r.getenv, r.p.Root)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		r.t.Fatal(err)
+	}
+	path := filepath.Join(dir, id+".jsonl")
+	if err := os.WriteFile(path, bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir)), 0o600); err != nil {
+		r.t.Fatal(err)
+	}
+	return path
+}
+
+// earlier fabricates the local state of an earlier session of the worktree.
+func (r *repo) earlier(id string, client *proc.Identity, seen time.Time, transcript string) {
+	r.t.Helper()
+	if err := r.p.UpdateSession(id, seen, func(s *project.Session) {
+		s.Agent, s.Client, s.Seen, s.Transcript, s.Ledger = "claude", client, seen, transcript, "auth"
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *repo) handoffs() []string {
+	r.t.Helper()
+	m, _ := filepath.Glob(filepath.Join(r.dir, "thoughts", "shared", "handoffs", "auth", "*.md"))
+	return m
+}
+
+// withDead is a repository with the auth ledger and one earlier session,
+// id, whose client was killed a minute ago, and a hook to start the next.
+func withDead(t *testing.T, id string) (*repo, Hook, *bytes.Buffer) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.earlier(id, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript(id))
+	k, stderr := r.hook(recoverHost(), false)
+	return r, k, stderr
+}
+
+func startOf(r *repo, id string) host.Event {
+	return host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: id, Source: "startup"}
+}
+
+func recoverHost() *testHost {
+	return &testHost{name: "claude", limits: host.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}}
+}
+
+// TestRecoverDeadClient: a session whose client was killed, with work in
+// its transcript and no end, is handed off once at the next start, which
+// says so to the model and the person; a second start finds nothing.
+func TestRecoverDeadClient(t *testing.T) {
+	const dead = "dead-0001"
+	r, k, stderr := withDead(t, dead)
+	a := k.Handle(startOf(r, "new-0002"))
+	files := r.handoffs()
+	if len(files) != 1 || !strings.Contains(filepath.Base(files[0]), "_recovered_") {
+		t.Fatalf("handoffs %q, want one recovered; stderr %q", files, stderr)
+	}
+	rel := "thoughts/shared/handoffs/auth/" + filepath.Base(files[0])
+	contains(t, "context", a.Context, "The previous session ("+dead+") ended without a handoff (its client process is gone); recovered from its transcript: "+rel+".",
+		"handed off at 153k tokens", "Recovered: the session ended without a handoff (its client process is gone)", "It edited src/auth/token.go")
+	contains(t, "message", a.Message, "the previous session ended without a handoff; recovered from its transcript: "+rel)
+	src := r.read(rel)
+	contains(t, "handoff", src, "\nevent: \"recovered\"\n", "\nagent_session: \""+dead+"\"\n", "its client process is gone",
+		"\ntokens: 153412\n", "src/auth/token.go", "## Commands")
+	parsed, err := handoff.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(parsed.Sections["Summary"], "It ran `") {
+		t.Errorf("the summary names no command:\n%s", parsed.Sections["Summary"])
+	}
+	if s := r.p.LoadSession(dead); s.Recovered != rel || s.Pending != "" {
+		t.Errorf("state of the recovered session: recovered %q, pending %q", s.Recovered, s.Pending)
+	}
+	// The next start (another session) recovers nothing again.
+	k.Env.Now = k.Env.Now.Add(time.Minute)
+	a = k.Handle(startOf(r, "new-0003"))
+	lacks(t, "second start", a.Context+a.Message, "The previous session (", "the previous session ended")
+	if n := len(r.handoffs()); n != 1 {
+		t.Errorf("%d handoffs after the second start, want 1", n)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestRecoverLeavesRunning: a session whose client still runs, one that
+// ended, the starting session itself and another host's session are never
+// touched.
+func TestRecoverLeavesRunning(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.earlier("live", liveClient(t), testNow.Add(-48*time.Hour), r.hostTranscript("live"))
+	r.earlier("ended", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("ended"))
+	if err := r.p.UpdateSession("ended", testNow, func(s *project.Session) { s.Ended = true }); err != nil {
+		t.Fatal(err)
+	}
+	r.earlier("self", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("self"))
+	r.earlier("other-host", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("other-host"))
+	if err := r.p.UpdateSession("other-host", testNow, func(s *project.Session) { s.Agent = "codex" }); err != nil {
+		t.Fatal(err)
+	}
+	recs, problems := Recover(r.p, r.env0(recoverHost()), "self")
+	if len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Errorf("recovered %+v (problems %q), handoffs %q; want none", recs, problems, r.handoffs())
+	}
+	for _, id := range []string{"live", "ended", "self", "other-host"} {
+		if s := r.p.LoadSession(id); s.Recovered != "" || s.Pending != "" {
+			t.Errorf("%s marked: %+v", id, s)
+		}
+	}
+}
+
+// TestRecoverQuiet: with no client recorded, a session is over only after
+// a quiet day, and its handoff then says it may be early.
+func TestRecoverQuiet(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.earlier("quiet", nil, testNow.Add(-23*time.Hour), r.hostTranscript("quiet"))
+	e := r.env0(recoverHost())
+	if recs, _ := Recover(r.p, e, "new"); len(recs) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("quiet for 23 h: recovered %+v", recs)
+	}
+	e.Now = testNow.Add(2 * time.Hour)
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 1 || recs[0].Path == "" || len(problems) != 0 {
+		t.Fatalf("quiet for 25 h: %+v, %q", recs, problems)
+	}
+	contains(t, "why", recs[0].Why, "no client process could be recorded", "it may be early")
+	contains(t, "handoff", r.read(recs[0].Path), "it may be early", "\nevent: \"recovered\"\n")
+}
+
+// TestRecoverNothingNew: a dead session whose last handoff already holds
+// all its transcript says is not handed off again, and is marked done.
+func TestRecoverNothingNew(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	const id = "handed-off"
+	tr := r.hostTranscript(id)
+	e := r.env0(recoverHost())
+	w, err := WriteHandoff(r.p, e, Request{Name: "auth", Event: "pre-compact", Trigger: "auto", AgentSession: id, Transcript: tr})
+	if err != nil || w.Path == "" {
+		t.Fatal(w, err)
+	}
+	r.earlier(id, deadClient(t), testNow, tr)
+	e.Now = testNow.Add(time.Hour)
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 1 {
+		t.Errorf("recovered %+v (%q): handoffs %q", recs, problems, r.handoffs())
+	}
+	if s := r.p.LoadSession(id); !strings.HasPrefix(s.Recovered, "nothing new since ") {
+		t.Errorf("recovered = %q, want the session marked", s.Recovered)
+	}
+}
+
+// TestRecoverDeferred: a dead session with more unread than a start reads
+// is left pending (the context says where its handoff will be and when),
+// and the next turn end of the worktree writes it.
+func TestRecoverDeferred(t *testing.T) {
+	defer func(n int64) { RecoverReadMax = n }(RecoverReadMax)
+	RecoverReadMax = 4 << 10
+	const dead = "big-dead"
+	r, k, stderr := withDead(t, dead)
+	a := k.Handle(startOf(r, "now"))
+	if n := len(r.handoffs()); n != 0 {
+		t.Fatalf("%d handoffs written at start, want the recovery deferred", n)
+	}
+	contains(t, "context", a.Context, "The previous session ("+dead+") ended without a handoff (its client process is gone); its handoff will be recovered from its transcript into thoughts/shared/handoffs/auth/ at this session's next turn end.")
+	contains(t, "message", a.Message, "its handoff will be recovered from its transcript into thoughts/shared/handoffs/auth/")
+	if !r.p.RecoveryPending() || r.p.LoadSession(dead).Pending == "" {
+		t.Fatal("the deferred recovery is not recorded as pending")
+	}
+	// A second start meanwhile says the same, and does not read it either.
+	if recs, _ := Recover(r.p, k.Env, "another"); len(recs) != 1 || recs[0].Path != "" || len(r.handoffs()) != 0 {
+		t.Errorf("a second start: %+v, handoffs %q; want it still pending", recs, r.handoffs())
+	}
+	// The starting session's turn ends: the recovery is finished.
+	own := r.transcript()
+	k.Handle(host.Event{Kind: host.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "now", Transcript: own})
+	files := r.handoffs()
+	if len(files) != 1 || !strings.Contains(files[0], "_recovered_") {
+		t.Fatalf("after the turn end: handoffs %q (stderr %q)", files, stderr)
+	}
+	if r.p.RecoveryPending() {
+		t.Error("still pending after the handoff was written")
+	}
+	s := r.p.LoadSession(dead)
+	if s.Pending != "" || !strings.HasSuffix(s.Recovered, filepath.Base(files[0])) {
+		t.Errorf("state %+v", s)
+	}
+	contains(t, "handoff", r.read("thoughts/shared/handoffs/auth/"+filepath.Base(files[0])), "its client process is gone", "src/auth/token.go")
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestHookRecordsSession: the hooks record the client, the transcript,
+// when and whether the session ended, in the write they already make; a
+// start again (a resume) makes the session live again.
+func TestHookRecordsSession(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	k, _ := r.hook(recoverHost(), false)
+	want := proc.Identity{PID: 4242, Start: 99}
+	k.Client = func() (proc.Identity, error) { return want, nil }
+	tr := r.transcript()
+	ev := startOf(r, "rec")
+	ev.Transcript = tr
+	k.Handle(ev)
+	s := r.p.LoadSession("rec")
+	if s.Client == nil || *s.Client != want || s.Transcript != tr || !s.Seen.Equal(testNow) || s.Agent != "claude" || s.Ended {
+		t.Fatalf("after start: %+v", s)
+	}
+	k.Env.Now = testNow.Add(time.Minute)
+	k.Handle(host.Event{Kind: host.End, Name: "SessionEnd", Cwd: r.dir, SessionID: "rec", Transcript: tr, Reason: "other"})
+	if s = r.p.LoadSession("rec"); !s.Ended || !s.Seen.Equal(testNow.Add(time.Minute)) {
+		t.Fatalf("after end: %+v", s)
+	}
+	if err := r.p.UpdateSession("rec", testNow, func(s *project.Session) { s.Recovered = "x" }); err != nil {
+		t.Fatal(err)
+	}
+	k.Client = func() (proc.Identity, error) { return proc.Identity{}, proc.ErrUnsupported }
+	k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
+	if s = r.p.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
+		t.Errorf("after a resume with no client known: %+v", s)
+	}
+}
+
+// TestRecoverNoLedger: in a repository with no ledger yet, the recovered
+// handoff goes to the branch's stream and the start still says so.
+func TestRecoverNoLedger(t *testing.T) {
+	r := newRepo(t)
+	r.earlier("gone", deadClient(t), testNow.Add(-time.Minute), r.hostTranscript("gone"))
+	if err := r.p.UpdateSession("gone", testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := r.hook(recoverHost(), false)
+	a := k.Handle(startOf(r, "next"))
+	files, _ := filepath.Glob(filepath.Join(r.dir, "thoughts", "shared", "handoffs", "main", "*_recovered_*.md"))
+	if len(files) != 1 {
+		t.Fatalf("recovered handoffs %q, want one in the branch's stream", files)
+	}
+	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/main/")
+	contains(t, "message", a.Message, "no ledger yet", "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/main/")
+}
+
+// TestRecoverClaimed: a session another hook began recovering less than a
+// minute ago is left to it; an older claim (a hook that died) is taken over.
+func TestRecoverClaimed(t *testing.T) {
+	r, _, _ := withDead(t, "claimed")
+	if err := r.p.UpdateSession("claimed", testNow, func(s *project.Session) { s.Claimed = testNow.Add(-30 * time.Second) }); err != nil {
+		t.Fatal(err)
+	}
+	e := r.env0(recoverHost())
+	if recs, problems := Recover(r.p, e, "a"); len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("a claimed session was recovered: %+v %q", recs, problems)
+	}
+	e.Now = testNow.Add(time.Minute)
+	if recs, _ := Recover(r.p, e, "b"); len(recs) != 1 || recs[0].Path == "" {
+		t.Fatalf("a stale claim held: %+v", recs)
+	}
+	if s := r.p.LoadSession("claimed"); !s.Claimed.IsZero() || s.Recovered == "" {
+		t.Errorf("after the recovery: claimed %v, recovered %q", s.Claimed, s.Recovered)
+	}
+}
+
+// TestRecoverLedgerMissing: a start whose ledger is missing (named by the
+// environment) is told of the recovery beside the no-ledger hint, not
+// given a rendering of a ledger it does not have.
+func TestRecoverLedgerMissing(t *testing.T) {
+	r, k, _ := withDead(t, "gone")
+	r.env["CONTINUITY_LEDGER"] = "ghost"
+	a := k.Handle(startOf(r, "next"))
+	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/auth/")
+	lacks(t, "context", a.Context, "could not be read")
+	contains(t, "message", a.Message, "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/auth/")
+}
