@@ -214,6 +214,13 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// printLines prints each line.
+func printLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
