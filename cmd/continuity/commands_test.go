@@ -136,26 +136,6 @@ func TestRunLintMissingAndJSON(t *testing.T) {
 	}
 }
 
-func TestAuthorMatches(t *testing.T) {
-	for _, c := range []struct {
-		author, query string
-		want          bool
-	}{
-		{"Ana Newcomer", "Ana", true},
-		{"Ana Newcomer", "ana new", true},
-		{"Ana Newcomer", "A N", true},
-		{"Ana Newcomer", "newcomer", true},
-		{"Ana Newcomer", "Newcomer Ana", false},
-		{"Ana Newcomer", "na", false},
-		{"Ana Newcomer", "Anastasia", false},
-		{"", "Ana", false},
-	} {
-		if got := authorMatches(c.author, c.query); got != c.want {
-			t.Errorf("authorMatches(%q, %q) = %v, want %v", c.author, c.query, got, c.want)
-		}
-	}
-}
-
 func TestJSONRefused(t *testing.T) {
 	var out, errw bytes.Buffer
 	code := run([]string{"merge-ledger", "a", "b", "c", "d", "--json"}, strings.NewReader(""), &out, &errw)

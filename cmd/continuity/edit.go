@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/streams"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -31,12 +30,6 @@ type editResult struct {
 	Added   []string `json:"added,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Now     *string  `json:"now,omitempty"` // done: now after the edit
-}
-
-// editKeys maps a verb to the ledger key it edits.
-var editKeys = map[string]string{
-	"goal": ledger.KeyGoal, "now": ledger.KeyNow, "done": ledger.KeyDone, "next": ledger.KeyNext,
-	"question": ledger.KeyQuestions, "constraint": ledger.KeyConstraints, "decide": ledger.KeyDecisions,
 }
 
 func newScalarCmd(a *app, verb string) *cobra.Command {
@@ -113,7 +106,7 @@ func trimmedItems(args []string) []string {
 
 // runEdit makes one command's edit on the ledger and says what it did.
 func runEdit(a *app, o editOptions) error {
-	key := editKeys[o.Verb]
+	key := streams.Key(o.Verb)
 	scalar := key == ledger.KeyGoal || key == ledger.KeyNow
 	switch {
 	case o.Verb == "decide" && (len(o.Items) == 0 || o.Items[0] == "" || strings.TrimSpace(o.Why) == ""):
@@ -123,27 +116,12 @@ func runEdit(a *app, o editOptions) error {
 	case !scalar && len(o.Items) == 0:
 		return usageError{fmt.Errorf("%s: needs the text of an item, not only spaces", o.Verb)}
 	}
-	rel, before, after, err := a.editLedger(o.Ledger, func(red func(string) string) []ledger.Edit {
-		clean := make([]string, len(o.Items))
-		for i, it := range o.Items {
-			clean[i] = red(it)
-		}
-		switch {
-		case o.Verb == "decide":
-			return []ledger.Edit{ledger.Decide(ledger.Decision{Decision: clean[0], Why: red(strings.TrimSpace(o.Why)), Date: a.now().UTC().Format("2006-01-02")})}
-		case scalar:
-			return []ledger.Edit{ledger.Set(key, clean[0])}
-		case o.Remove:
-			var edits []ledger.Edit
-			for _, it := range clean {
-				edits = append(edits, ledger.RemoveExisting(key, it))
-			}
-			return edits
-		case o.Verb == "done":
-			return []ledger.Edit{ledger.Finish(clean...)}
-		}
-		return []ledger.Edit{ledger.Append(key, clean...)}
-	})
+	p, _, path, err := a.ledgerFile(o.Ledger)
+	if err != nil {
+		return err
+	}
+	rel := p.Rel(path)
+	before, after, err := streams.Edit(p, path, a.now(), streams.Change{Verb: o.Verb, Items: o.Items, Why: o.Why, Remove: o.Remove})
 	if err != nil {
 		return err
 	}
@@ -159,10 +137,9 @@ func runEdit(a *app, o editOptions) error {
 	// done moves now on when it finished now: say so.
 	var nowMoved bool
 	if o.Verb == "done" && !o.Remove {
-		if lb, err := ledger.Parse(rel, before); err == nil {
-			if la, err := ledger.Parse(rel, after); err == nil && la.Now != lb.Now {
-				nowMoved, res.Now = true, &la.Now
-			}
+		var now string
+		if nowMoved, now = streams.NowMoved(rel, before, after); nowMoved {
+			res.Now = &now
 		}
 	}
 	if o.JSON {
@@ -187,46 +164,4 @@ func runEdit(a *app, o editOptions) error {
 		fmt.Fprintf(a.out, "now: %s (was first in next)\n", *res.Now)
 	}
 	return nil
-}
-
-// editLedger makes edits on the ledger named (else the active one) under
-// the lock, refreshing `updated`, and returns its path and its bytes before
-// and after. A ledger that does not parse is left untouched. build makes
-// the edits from text passed through red, which redacts secrets.
-func (a *app) editLedger(name string, build func(red func(string) string) []ledger.Edit) (rel string, before, after []byte, err error) {
-	p, err := a.project()
-	if err != nil {
-		return "", nil, nil, err
-	}
-	if name, err = a.ledgerName(p, name); err != nil {
-		return "", nil, nil, err
-	}
-	path, err := p.LedgerPath(name)
-	if err != nil {
-		return "", nil, nil, usageError{err}
-	}
-	rel = p.Rel(path)
-	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-		if old == nil {
-			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
-		}
-		// Apply parses and checks the ledger itself (a YAML parse less
-		// on a long ledger); only a failed edit is explained by the
-		// ledger's own problems, with its path and lines. The edits are
-		// built afresh for each attempt (Update tries again when an editor
-		// saved in between, and an edit such as Finish runs in steps).
-		out, err := ledger.Apply(old, a.now(), build(p.Redact)...)
-		if err != nil {
-			if _, perr := ledger.Parse(rel, old); perr != nil {
-				return nil, perr
-			}
-			return nil, ledger.WithPath(err, rel)
-		}
-		before, after = old, out
-		return out, nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return rel, nil, nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
-	}
-	return rel, before, after, err
 }

@@ -78,6 +78,15 @@ func renderLedger(w io.Writer, l *ledger.Ledger) {
 	}
 }
 
+// renderHandoffLine writes the ledger's latest handoff under it, with how
+// full the agent's context was ("" when the handoff does not say).
+func renderHandoffLine(w io.Writer, path, size string) {
+	if size != "" {
+		size = dim + " (" + size + ")" + reset
+	}
+	fmt.Fprintf(w, "\n%s%-10s%s %s%s\n", cyan, "handoff", reset, path, size)
+}
+
 // renderMarkdown styles markdown by its block structure: headings bold,
 // code dimmed, list items bulleted; text is kept as written.
 func renderMarkdown(w io.Writer, src []byte) {

@@ -205,6 +205,21 @@ func (a *app) ledgerName(p *project.Project, named string) (string, error) {
 	return named, project.CheckName(named)
 }
 
+// ledgerFile opens the project and finds the ledger a command works on:
+// the one named, else the active one.
+func (a *app) ledgerFile(named string) (p *project.Project, name, path string, err error) {
+	if p, err = a.project(); err != nil {
+		return nil, "", "", err
+	}
+	if name, err = a.ledgerName(p, named); err != nil {
+		return nil, "", "", err
+	}
+	if path, err = p.LedgerPath(name); err != nil {
+		return nil, "", "", usageError{err}
+	}
+	return p, name, path, nil
+}
+
 // writeJSON prints v as indented JSON, with &, < and > as they are (a
 // command line such as "a && b" stays readable).
 func writeJSON(w io.Writer, v any) error {

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type thinOptions struct {
@@ -55,83 +51,34 @@ func runThin(a *app, o thinOptions) error {
 		return err
 	}
 	if p.Repo.Root == "" {
-		return errors.New("thin: not in a git repository: handoffs are removed with git rm, so that the change can be reviewed and undone")
+		return streams.ErrNoGit
 	}
 	name, err := a.ledgerName(p, o.Name)
 	if err != nil {
 		return err
 	}
-	files := p.HandoffFiles(name)
-	drop, kept := thinPlan(files, o.Keep)
-	git := gitfacts.Git{Repo: p.Repo}
-	ctx := context.Background()
-	var remove []string
-	for _, f := range drop {
-		rel := p.Rel(f)
-		if _, err := git.Run(ctx, "ls-files", "--error-unmatch", "--", rel); err != nil {
-			kept = append(kept, rel+" (not committed: kept)")
-			continue
-		}
-		if _, err := git.Run(ctx, "diff", "--quiet", "HEAD", "--", rel); err != nil {
-			kept = append(kept, rel+" (changed since its commit: kept)")
-			continue
-		}
-		remove = append(remove, rel)
-	}
-	if !o.DryRun && len(remove) > 0 {
-		if _, err := git.Run(ctx, append([]string{"rm", "-q", "--"}, remove...)...); err != nil {
-			return fmt.Errorf("thin: %w", err)
-		}
+	res, err := streams.Thin(p, name, o.Keep, o.DryRun)
+	if err != nil {
+		return err
 	}
 	if o.JSON {
-		if remove == nil {
-			remove = []string{}
-		}
-		return writeJSON(o.Out, struct {
-			Stream  string   `json:"stream"`
-			DryRun  bool     `json:"dry_run"`
-			Removed []string `json:"removed"`
-			Kept    int      `json:"kept"`
-		}{name, o.DryRun, remove, len(files) - len(remove)})
+		return writeJSON(o.Out, res)
 	}
 	verb := "removed"
 	if o.DryRun {
 		verb = "would remove"
 	}
-	for _, r := range remove {
+	for _, r := range res.Removed {
 		fmt.Fprintf(o.Out, "%s %s\n", verb, r)
 	}
-	for _, k := range kept {
-		if strings.HasSuffix(k, ": kept)") {
-			fmt.Fprintf(o.Out, "kept %s\n", k)
-		}
+	for _, k := range res.Spared {
+		fmt.Fprintf(o.Out, "kept %s\n", k)
 	}
 	switch {
-	case len(remove) == 0:
+	case len(res.Removed) == 0:
 		fmt.Fprintf(o.Out, "nothing to thin in %s\n", name)
 	case !o.DryRun:
-		fmt.Fprintf(o.Out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(remove), "handoff"))
+		fmt.Fprintf(o.Out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(res.Removed), "handoff"))
 	}
 	return nil
-}
-
-// thinPlan splits handoffs (oldest first) into those to drop and those to
-// keep: the newest keep stay, and of the older ones the last of each day.
-func thinPlan(files []string, keep int) (drop, kept []string) {
-	if len(files) <= keep {
-		return nil, nil
-	}
-	old := files[:len(files)-keep]
-	day := func(f string) string {
-		if t := handoff.Time(f); !t.IsZero() {
-			return t.UTC().Format(time.DateOnly)
-		}
-		return f // undated: its own day, kept
-	}
-	for i, f := range old {
-		if i+1 < len(old) && day(old[i+1]) == day(f) {
-			drop = append(drop, f)
-		}
-	}
-	return drop, nil
 }
