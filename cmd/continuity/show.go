@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/render"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/streams"
 	"github.com/continuity-md/continuity/ledger"
@@ -76,9 +77,9 @@ func runShow(a *app, o showOptions) error {
 		}
 	}
 	if !o.JSON {
-		renderLedger(a.out, l)
+		render.Ledger(a.out, l)
 		if latest != nil {
-			renderHandoffLine(a.out, latest.Path, streams.ContextSize(latest.Tokens))
+			render.HandoffLine(a.out, latest.Path, streams.ContextSize(latest.Tokens))
 		}
 		return nil
 	}
