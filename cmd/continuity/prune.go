@@ -18,8 +18,8 @@ retention.days (default 30) or beyond the newest retention.max (default 200), an
 files and directories writes leave (a killed write's included) once they are an hour old and no
 write holds their lock. Lock files stay: deleting one another process has open would let two
 writers in at once. Ledgers, handoffs and every other file in the work tree are never touched.
---json prints {"dry_run": BOOL, "removed": [PATH...]}. SessionStart runs it lazily, at most once
-a day.`,
+--json prints {"dry_run": BOOL, "removed": [PATH...]}. The session start hook runs it lazily,
+at most once a day.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := a.project()

@@ -103,7 +103,7 @@ func newRoot(a *app) *cobra.Command {
 		Use:   "continuity",
 		Short: "Keep a coding agent's work continuous across compaction, /clear, restarts and teammates",
 		Long: `continuity keeps a ledger per work stream (thoughts/ledgers/CONTINUITY_<name>.md),
-writes a handoff from the session's transcript whenever Claude Code is about to lose
+writes a handoff from the session's transcript whenever the coding agent is about to lose
 context (thoughts/shared/handoffs/<name>/…), and injects both back when a session starts.
 
 Start with:  continuity demo            (the whole loop on sample data)
