@@ -143,3 +143,71 @@ func TestJSONRefused(t *testing.T) {
 		t.Errorf("merge-ledger --json: exit %d, stdout %q, stderr %q", code, out.String(), errw.String())
 	}
 }
+
+// TestListShowContextSize: list and show say how full the agent's context
+// was at the latest handoff, from its front matter, in text and --json;
+// nothing when the handoff does not say.
+func TestListShowContextSize(t *testing.T) {
+	a, out, _ := testApp(t)
+	if err := runNew(a, newOptions{Name: "auth", Goal: "Ship JWT auth"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(a.dir, "thoughts", "shared", "handoffs", "auth")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, extra string) {
+		src := "---\nsession: auth\ncreated: 2026-11-22T12:00:00Z\nevent: pre-compact\nauthor: Kim\n" + extra + "---\n\n## Summary\n\nx\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("2026-11-22T12-00-00Z_pre-compact_aaaaaaaa.md", "")
+	out.Reset()
+	if err := runList(a, listOptions{Recent: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "handed off") {
+		t.Errorf("list, no tokens:\n%s", out)
+	}
+	write("2026-11-22T13-00-00Z_pre-compact_bbbbbbbb.md", "model: model-x\ntokens: 153412\n")
+	out.Reset()
+	if err := runList(a, listOptions{Recent: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "_pre-compact_bbbbbbbb.md (pre-compact by Kim, 2 h ago), handed off at 153k tokens\n") {
+		t.Errorf("list:\n%s", out)
+	}
+	out.Reset()
+	if err := runList(a, listOptions{Recent: 10, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"tokens": 153412`) || !strings.Contains(out.String(), `"model": "model-x"`) {
+		t.Errorf("list --json:\n%s", out)
+	}
+	out.Reset()
+	if err := runShow(a, showOptions{Terminal: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "_pre-compact_bbbbbbbb.md") || !strings.Contains(out.String(), "(handed off at 153k tokens)") {
+		t.Errorf("show:\n%s", out)
+	}
+	out.Reset()
+	if err := runShow(a, showOptions{JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var shown struct {
+		Session string
+		Latest  struct {
+			Path   string
+			Tokens int
+		} `json:"latest_handoff"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || shown.Session != "auth" || shown.Latest.Tokens != 153412 {
+		t.Errorf("show --json: %+v, %v\n%s", shown, err, out)
+	}
+	out.Reset()
+	if err := runShow(a, showOptions{}); err != nil || strings.Contains(out.String(), "handed off") {
+		t.Errorf("show piped must print the file's exact bytes:\n%s", out)
+	}
+}
