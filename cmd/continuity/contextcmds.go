@@ -27,7 +27,7 @@ hook prints) instead.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(session.Sources, source) {
-				return usageError{fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
+				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
 			}
 			h, err := hostNamed(agent)
 			if err != nil {
@@ -73,7 +73,7 @@ func (a *app) projectAndLedger(name string) (*project.Project, string, error) {
 		return p, name, err
 	}
 	if err := project.CheckName(name); err != nil {
-		return nil, "", usageError{err}
+		return nil, "", usageError{Err: err}
 	}
 	return p, name, nil
 }
@@ -89,11 +89,6 @@ func printInjection(a *app, inj session.Injection, err error) error {
 	}
 	fmt.Fprintln(a.out, inj.Text)
 	return nil
-}
-
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 // loadLedger reads and parses a ledger; a missing one is (nil, nil, nil).
@@ -177,7 +172,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 			}
 			inj, err := session.Resume(p, e, args[0])
 			if errors.Is(err, project.ErrBadName) {
-				return usageError{err}
+				return usageError{Err: err}
 			}
 			if (err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil) && inj.Input.LedgerPath != "" {
 				fmt.Fprintf(a.out, "active ledger: %s\n", inj.Input.LedgerPath)

@@ -110,11 +110,11 @@ func runEdit(a *app, o editOptions) error {
 	scalar := key == ledger.KeyGoal || key == ledger.KeyNow
 	switch {
 	case o.Verb == "decide" && (len(o.Items) == 0 || o.Items[0] == "" || strings.TrimSpace(o.Why) == ""):
-		return usageError{errors.New("decide needs a decision TEXT and --why TEXT")}
+		return usageError{Err: errors.New("decide needs a decision TEXT and --why TEXT")}
 	case o.Verb == "goal" && o.Items[0] == "":
-		return usageError{errors.New("goal: needs what this work stream is for")}
+		return usageError{Err: errors.New("goal: needs what this work stream is for")}
 	case !scalar && len(o.Items) == 0:
-		return usageError{fmt.Errorf("%s: needs the text of an item, not only spaces", o.Verb)}
+		return usageError{Err: fmt.Errorf("%s: needs the text of an item, not only spaces", o.Verb)}
 	}
 	p, _, path, err := a.ledgerFile(o.Ledger)
 	if err != nil {

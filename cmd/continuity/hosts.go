@@ -23,7 +23,7 @@ func hostNamed(name string) (host.Host, error) {
 			return h, nil
 		}
 	}
-	return nil, usageError{fmt.Errorf("unknown agent %q: use %s", name, strings.Join(hostNameList(), ", "))}
+	return nil, usageError{Err: fmt.Errorf("unknown agent %q: use %s", name, strings.Join(hostNameList(), ", "))}
 }
 
 // hostNameList lists the hosts' names, the default first.

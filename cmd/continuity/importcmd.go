@@ -35,14 +35,14 @@ as they are. --all converts every ledger in the ledger directory (and a root CON
   continuity import CONTINUITY.md --name billing`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !all && len(args) == 0 {
-				return usageError{errors.New("import needs a FILE or --all")}
+				return usageError{Err: errors.New("import needs a FILE or --all")}
 			}
 			if stdout && (all || len(args) != 1 || dry) {
-				return usageError{errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
+				return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
 			}
 			if name != "" {
 				if err := project.CheckName(name); err != nil {
-					return usageError{fmt.Errorf("--name: %w", err)}
+					return usageError{Err: fmt.Errorf("--name: %w", err)}
 				}
 			}
 			p, err := a.project()
@@ -86,7 +86,7 @@ func runImport(a *app, o importer.Options, stdout, dry bool) error {
 	jobs, err := importer.Jobs(o)
 	var ne *importer.NameError
 	if errors.As(err, &ne) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err != nil {
 		return err

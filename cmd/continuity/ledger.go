@@ -45,7 +45,7 @@ func runNew(a *app, o newOptions) error {
 	}
 	path, err := p.LedgerPath(o.Name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create ledger directory: %w", err)
@@ -88,7 +88,7 @@ func runUse(a *app, name string) error {
 	}
 	path, err := p.LedgerPath(name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)

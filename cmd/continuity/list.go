@@ -37,7 +37,7 @@ handoff says), and whether it is stale (stale_after).`,
 
 func runList(a *app, o listOptions) error {
 	if o.Recent < 0 {
-		return usageError{fmt.Errorf("--recent must be 0 or more, got %d", o.Recent)}
+		return usageError{Err: fmt.Errorf("--recent must be 0 or more, got %d", o.Recent)}
 	}
 	p, err := a.project()
 	if err != nil {

@@ -29,7 +29,7 @@ for the next commit, as git will commit them (the pre-commit hook that
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = args
 			if o.Staged && len(args) > 0 {
-				return usageError{errors.New("scan takes files or --staged, not both")}
+				return usageError{Err: errors.New("scan takes files or --staged, not both")}
 			}
 			return runScan(a, o)
 		},

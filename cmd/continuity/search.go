@@ -44,16 +44,16 @@ func newSearchCmd(a *app) *cobra.Command {
 
 func runSearch(a *app, o searchOptions) error {
 	if strings.TrimSpace(o.Text) == "" {
-		return usageError{errors.New("search needs some text to look for")}
+		return usageError{Err: errors.New("search needs some text to look for")}
 	}
 	if o.Session != "" {
 		if err := project.CheckName(o.Session); err != nil {
-			return usageError{fmt.Errorf("--session: %w", err)}
+			return usageError{Err: fmt.Errorf("--session: %w", err)}
 		}
 	}
 	since, err := streams.Since(o.Since, a.now())
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	p, err := a.project()
 	if err != nil {

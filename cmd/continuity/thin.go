@@ -44,7 +44,7 @@ is not committed yet could not be brought back, and is kept. --dry-run lists wha
 
 func runThin(a *app, o thinOptions) error {
 	if o.Keep < 1 {
-		return usageError{errors.New("thin: --keep must be at least 1")}
+		return usageError{Err: errors.New("thin: --keep must be at least 1")}
 	}
 	p, err := a.project()
 	if err != nil {
