@@ -22,16 +22,6 @@ type editOptions struct {
 	JSON   bool
 }
 
-// editResult is what an edit prints with --json.
-type editResult struct {
-	Path    string   `json:"path"`
-	Key     string   `json:"key"`
-	Value   *string  `json:"value,omitempty"` // goal, now
-	Added   []string `json:"added,omitempty"`
-	Removed []string `json:"removed,omitempty"`
-	Now     *string  `json:"now,omitempty"` // done: now after the edit
-}
-
 func newScalarCmd(a *app, verb string) *cobra.Command {
 	o := editOptions{Verb: verb}
 	what := map[string]string{"goal": "what this work stream is for", "now": "the text of the step"}[verb]
@@ -120,48 +110,13 @@ func runEdit(a *app, o editOptions) error {
 	if err != nil {
 		return err
 	}
-	rel := p.Rel(path)
-	before, after, err := streams.Edit(p, path, a.now(), streams.Change{Verb: o.Verb, Items: o.Items, Why: o.Why, Remove: o.Remove})
+	res, err := streams.Apply(p, path, a.now(), streams.Change{Verb: o.Verb, Items: o.Items, Why: o.Why, Remove: o.Remove})
 	if err != nil {
 		return err
-	}
-	res := editResult{Path: rel, Key: key}
-	switch {
-	case scalar:
-		res.Value = &o.Items[0]
-	case o.Remove:
-		res.Removed = o.Items
-	default:
-		res.Added = o.Items
-	}
-	// done moves now on when it finished now: say so.
-	var nowMoved bool
-	if o.Verb == "done" && !o.Remove {
-		var now string
-		if nowMoved, now = streams.NowMoved(rel, before, after); nowMoved {
-			res.Now = &now
-		}
 	}
 	if o.JSON {
 		return writeJSON(a.out, res)
 	}
-	switch {
-	case o.Verb == "decide":
-		fmt.Fprintf(a.out, "decision recorded (%s)\n", rel)
-	case scalar && o.Items[0] == "":
-		fmt.Fprintf(a.out, "%s: cleared (%s)\n", key, rel)
-	case scalar:
-		fmt.Fprintf(a.out, "%s: %s (%s)\n", key, o.Items[0], rel)
-	case o.Remove:
-		fmt.Fprintf(a.out, "%s removed from %s (%s)\n", plural(len(o.Items), "item"), key, rel)
-	default:
-		fmt.Fprintf(a.out, "%s added to %s (%s)\n", plural(len(o.Items), "item"), key, rel)
-	}
-	switch {
-	case nowMoved && *res.Now == "":
-		fmt.Fprintln(a.out, "now: cleared (next is empty)")
-	case nowMoved:
-		fmt.Fprintf(a.out, "now: %s (was first in next)\n", *res.Now)
-	}
+	printLines(a.out, res.Lines())
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -60,28 +59,6 @@ as they are. --all converts every ledger in the ledger directory (and a root CON
 	return c
 }
 
-// importLine says in one line what import did with a file.
-func importLine(r importer.Result) string {
-	what := strings.Join(r.Moved, ", ")
-	if what == "" {
-		what = "nothing"
-	}
-	body := fmt.Sprintf("%s to the front matter; %s of notes kept in the body", what, plural(r.NotesLines, "line"))
-	switch r.Action {
-	case "converted":
-		return fmt.Sprintf("converted %s: %s", r.Path, body)
-	case "would-convert":
-		return fmt.Sprintf("would convert %s: %s", r.Path, body)
-	case "copied":
-		return fmt.Sprintf("copied %s to %s: %s (%s is left as it is)", r.Path, r.Target, body, r.Path)
-	case "would-copy":
-		return fmt.Sprintf("would copy %s to %s: %s (%s would be left as it is)", r.Path, r.Target, body, r.Path)
-	case "already":
-		return fmt.Sprintf("already in front matter form: %s", r.Path)
-	}
-	return fmt.Sprintf("not converted %s: %s (the file is left as it is)", r.Path, r.Problem)
-}
-
 func runImport(a *app, o importer.Options, stdout, dry bool) error {
 	jobs, err := importer.Jobs(o)
 	var ne *importer.NameError
@@ -109,7 +86,7 @@ func runImport(a *app, o importer.Options, stdout, dry bool) error {
 		}
 	} else {
 		for _, r := range results {
-			fmt.Fprintln(a.out, importLine(r))
+			fmt.Fprintln(a.out, r.Line())
 		}
 		if len(results) == 0 {
 			fmt.Fprintln(a.out, "no ledgers to import")

@@ -265,3 +265,32 @@ func boolCount(b bool) int {
 	}
 	return 0
 }
+
+// Line says in one line what import did with the file.
+func (r Result) Line() string {
+	what := strings.Join(r.Moved, ", ")
+	if what == "" {
+		what = "nothing"
+	}
+	body := fmt.Sprintf("%s to the front matter; %s of notes kept in the body", what, lines(r.NotesLines))
+	switch r.Action {
+	case "converted":
+		return fmt.Sprintf("converted %s: %s", r.Path, body)
+	case "would-convert":
+		return fmt.Sprintf("would convert %s: %s", r.Path, body)
+	case "copied":
+		return fmt.Sprintf("copied %s to %s: %s (%s is left as it is)", r.Path, r.Target, body, r.Path)
+	case "would-copy":
+		return fmt.Sprintf("would copy %s to %s: %s (%s would be left as it is)", r.Path, r.Target, body, r.Path)
+	case "already":
+		return fmt.Sprintf("already in front matter form: %s", r.Path)
+	}
+	return fmt.Sprintf("not converted %s: %s (the file is left as it is)", r.Path, r.Problem)
+}
+
+func lines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}

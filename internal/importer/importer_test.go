@@ -117,3 +117,19 @@ func TestSlugName(t *testing.T) {
 		}
 	}
 }
+
+func TestResultLine(t *testing.T) {
+	for _, c := range []struct {
+		r    Result
+		want string
+	}{
+		{Result{Path: "a.md", Action: "converted", Moved: []string{"goal", "2 next"}, NotesLines: 1}, "converted a.md: goal, 2 next to the front matter; 1 line of notes kept in the body"},
+		{Result{Path: "CONTINUITY.md", Target: "t.md", Action: "would-copy", NotesLines: 2}, "would copy CONTINUITY.md to t.md: nothing to the front matter; 2 lines of notes kept in the body (CONTINUITY.md would be left as it is)"},
+		{Result{Path: "a.md", Action: "already"}, "already in front matter form: a.md"},
+		{Result{Path: "a.md", Action: "refused", Problem: "a.md:2: bad"}, "not converted a.md: a.md:2: bad (the file is left as it is)"},
+	} {
+		if got := c.r.Line(); got != c.want {
+			t.Errorf("Line() = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -97,3 +97,70 @@ func NowMoved(path string, before, after []byte) (moved bool, now string) {
 	}
 	return true, la.Now
 }
+
+// Edited is what a ledger edit did (the edit commands' --json output).
+type Edited struct {
+	Path    string   `json:"path"`
+	Key     string   `json:"key"`
+	Value   *string  `json:"value,omitempty"` // goal, now
+	Added   []string `json:"added,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Now     *string  `json:"now,omitempty"` // done: now after the edit, when it moved
+	verb    string
+}
+
+// Apply makes c on the ledger at path (see Edit) and says what it did.
+func Apply(p *project.Project, path string, now time.Time, c Change) (Edited, error) {
+	rel := p.Rel(path)
+	before, after, err := Edit(p, path, now, c)
+	if err != nil {
+		return Edited{}, err
+	}
+	res := Edited{Path: rel, Key: Key(c.Verb), verb: c.Verb}
+	switch {
+	case res.Key == ledger.KeyGoal || res.Key == ledger.KeyNow:
+		res.Value = &c.Items[0]
+	case c.Remove:
+		res.Removed = c.Items
+	default:
+		res.Added = c.Items
+	}
+	// done moves now on when it finished now: say so.
+	if c.Verb == "done" && !c.Remove {
+		if moved, now := NowMoved(rel, before, after); moved {
+			res.Now = &now
+		}
+	}
+	return res, nil
+}
+
+// Lines say what the edit did, for a person.
+func (e Edited) Lines() []string {
+	var out []string
+	switch {
+	case e.verb == "decide":
+		out = append(out, fmt.Sprintf("decision recorded (%s)", e.Path))
+	case e.Value != nil && *e.Value == "":
+		out = append(out, fmt.Sprintf("%s: cleared (%s)", e.Key, e.Path))
+	case e.Value != nil:
+		out = append(out, fmt.Sprintf("%s: %s (%s)", e.Key, *e.Value, e.Path))
+	case e.Removed != nil:
+		out = append(out, fmt.Sprintf("%s removed from %s (%s)", items(len(e.Removed)), e.Key, e.Path))
+	default:
+		out = append(out, fmt.Sprintf("%s added to %s (%s)", items(len(e.Added)), e.Key, e.Path))
+	}
+	switch {
+	case e.Now != nil && *e.Now == "":
+		out = append(out, "now: cleared (next is empty)")
+	case e.Now != nil:
+		out = append(out, fmt.Sprintf("now: %s (was first in next)", *e.Now))
+	}
+	return out
+}
+
+func items(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
+}

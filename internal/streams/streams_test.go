@@ -198,3 +198,44 @@ func TestLint(t *testing.T) {
 		t.Errorf("lint nosuch.md: %+v", rep)
 	}
 }
+
+// TestStartUseApply: a ledger starts active, is not started twice, and an
+// edit says what it did in the words the commands print.
+func TestStartUseApply(t *testing.T) {
+	r := testrepo.New(t, false)
+	p := r.Project()
+	path, _ := p.LedgerPath("auth")
+	if err := Start(p, "auth", path, "Ship JWT auth", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := Start(p, "auth", path, "again", now); err == nil || !strings.Contains(err.Error(), "already exists (make it active with `continuity use auth`)") {
+		t.Errorf("second start: %v", err)
+	}
+	if name, _, _ := p.Active(r.Getenv); name != "auth" {
+		t.Errorf("active %q", name)
+	}
+	other, _ := p.LedgerPath("none")
+	if err := Use(p, "none", other); !errors.Is(err, ledger.ErrNotFound) {
+		t.Errorf("use a missing ledger: %v", err)
+	}
+	for _, c := range []struct {
+		change Change
+		want   string
+	}{
+		{Change{Verb: "now", Items: []string{"Refresh"}}, "now: Refresh (thoughts/ledgers/CONTINUITY_auth.md)"},
+		{Change{Verb: "next", Items: []string{"Logout", "Tests"}}, "2 items added to next (thoughts/ledgers/CONTINUITY_auth.md)"},
+		{Change{Verb: "done", Items: []string{"Refresh"}}, "1 item added to done (thoughts/ledgers/CONTINUITY_auth.md)\nnow: Logout (was first in next)"},
+		{Change{Verb: "next", Items: []string{"Tests"}, Remove: true}, "1 item removed from next (thoughts/ledgers/CONTINUITY_auth.md)"},
+		{Change{Verb: "done", Items: []string{"Logout"}}, "1 item added to done (thoughts/ledgers/CONTINUITY_auth.md)\nnow: cleared (next is empty)"},
+		{Change{Verb: "now", Items: []string{""}}, "now: cleared (thoughts/ledgers/CONTINUITY_auth.md)"},
+		{Change{Verb: "decide", Items: []string{"RS256"}, Why: "rotation"}, "decision recorded (thoughts/ledgers/CONTINUITY_auth.md)"},
+	} {
+		res, err := Apply(p, path, now, c.change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Lines(), "\n"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.change, got, c.want)
+		}
+	}
+}
