@@ -29,11 +29,7 @@ hook prints) instead.`,
 			if !slices.Contains(session.Sources, source) {
 				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
 			}
-			h, err := hostNamed(agent)
-			if err != nil {
-				return err
-			}
-			p, name, err := a.projectAndLedger(name)
+			h, p, name, err := a.hostAndLedger(agent, name)
 			if err != nil {
 				return err
 			}
@@ -61,21 +57,25 @@ hook prints) instead.`,
 	return c
 }
 
-// projectAndLedger opens the project and checks the named ledger, or
-// finds the active one when name is "".
-func (a *app) projectAndLedger(name string) (*project.Project, string, error) {
+// hostAndLedger finds the host called agent, opens the project and checks
+// the named ledger, or finds the active one when name is "".
+func (a *app) hostAndLedger(agent, name string) (host.Host, *project.Project, string, error) {
+	h, err := hostNamed(agent)
+	if err != nil {
+		return nil, nil, "", err
+	}
 	p, err := a.project()
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	if name == "" {
 		name, err = a.activeName(p)
-		return p, name, err
+		return h, p, name, err
 	}
 	if err := project.CheckName(name); err != nil {
-		return nil, "", usageError{Err: err}
+		return nil, nil, "", usageError{Err: err}
 	}
-	return p, name, nil
+	return h, p, name, nil
 }
 
 // printInjection prints an injection's text; a ledger that could not be

@@ -17,11 +17,7 @@ func newHandoffCmd(a *app) *cobra.Command {
 newest transcript the host (--agent) keeps for this project.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			h, err := hostNamed(agent)
-			if err != nil {
-				return err
-			}
-			p, name, err := a.projectAndLedger(name)
+			h, p, name, err := a.hostAndLedger(agent, name)
 			if err != nil {
 				return err
 			}

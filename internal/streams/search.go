@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -62,21 +61,11 @@ func Search(p *project.Project, q Query) []Hit {
 			}
 		}
 		for _, f := range p.HandoffFiles(name) {
-			src, err := safefile.Read(f, p.WriteOptions())
-			if err != nil {
+			_, m, ok := ReadHandoff(p, f, time.Time{})
+			if !ok || q.Author != "" && !AuthorMatches(m.Author, q.Author) || !q.Since.IsZero() && m.Created.Before(q.Since) {
 				continue
 			}
-			h, err := handoff.Parse(src)
-			if err != nil {
-				continue
-			}
-			if q.Author != "" && !AuthorMatches(h.Meta.Author, q.Author) {
-				continue
-			}
-			if !q.Since.IsZero() && h.Meta.Created.Before(q.Since) {
-				continue
-			}
-			scan(f, name, "handoff", h.Meta.Author)
+			scan(f, name, "handoff", m.Author)
 		}
 	}
 	return hits
