@@ -68,14 +68,11 @@ func (a *app) hostAndLedger(agent, name string) (host.Host, *project.Project, st
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if name == "" {
-		name, err = a.activeName(p)
-		return h, p, name, err
+	if err := project.CheckName(name); name != "" && err != nil {
+		return nil, nil, "", usageError{Err: err} // named on the command line
 	}
-	if err := project.CheckName(name); err != nil {
-		return nil, nil, "", usageError{Err: err}
-	}
-	return h, p, name, nil
+	name, err = a.ledgerName(p, name)
+	return h, p, name, err
 }
 
 // printInjection prints an injection's text; a ledger that could not be
