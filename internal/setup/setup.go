@@ -58,12 +58,14 @@ func (r *Result) say(msg string) {
 	}
 }
 
-// open opens the project and checks that every host's settings parse
-// before any is written, so a malformed file leaves all of them as they were.
-func open(o Options) (*project.Project, host.Scope, error) {
+// open is init's and uninstall's shared opening: an empty result, the
+// project, the scope, and a check that every host's settings parse before
+// any is written, so a malformed file leaves all of them as they were.
+func open(o Options) (Result, *project.Project, host.Scope, error) {
+	res := Result{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
 	p, err := project.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
-		return nil, 0, err
+		return res, nil, 0, err
 	}
 	scope := host.Project
 	if o.User {
@@ -72,28 +74,27 @@ func open(o Options) (*project.Project, host.Scope, error) {
 	for _, h := range o.Hosts {
 		path, err := h.SettingsPath(o.Getenv, p.Root, scope)
 		if err != nil {
-			return nil, 0, err
+			return res, nil, 0, err
 		}
 		b, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, 0, err
+			return res, nil, 0, err
 		}
 		if _, err := h.Registered(b); err != nil {
-			return nil, 0, SettingsError(path, err)
+			return res, nil, 0, SettingsError(path, err)
 		}
 	}
-	return p, scope, nil
+	return res, p, scope, nil
 }
 
 // Init registers the hooks of o.Hosts running o.Program and, for a project
 // (not --user), creates the directories and registers the merge driver and,
 // with o.PreCommit, the pre-commit scan.
 func Init(o Options) (Result, error) {
-	res := Result{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
-	p, scope, err := open(o)
+	res, p, scope, err := open(o)
 	if err != nil {
 		return res, err
 	}
@@ -175,8 +176,7 @@ func register(o Options, p *project.Project, scope host.Scope, h host.Host, comm
 // Uninstall removes the hooks of o.Hosts and, once no host of o.All has
 // hooks left in the project, the merge driver and the pre-commit scan.
 func Uninstall(o Options) (Result, error) {
-	res := Result{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
-	p, scope, err := open(o)
+	res, p, scope, err := open(o)
 	if err != nil {
 		return res, err
 	}
