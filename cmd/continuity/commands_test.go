@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/mergedriver"
 )
 
 // TestArgvToOptions: each constructor only copies flags and arguments into
@@ -34,6 +36,16 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"config", "--json"}, configOptions{JSON: true}},
 		{[]string{"demo", "--keep"}, demoOptions{Keep: true}},
 		{[]string{"version"}, versionOptions{}},
+		{[]string{"init", "--agent", "codex,gemini", "--user", "--command", "/bin/c", "--pre-commit"}, setupOptions{Agents: []string{"codex", "gemini"}, User: true, Command: "/bin/c", PreCommit: true}},
+		{[]string{"uninstall", "--agent", "claude", "--agent", "codex", "--dir", "x"}, setupOptions{Agents: []string{"claude", "codex"}, Dir: "x"}},
+		{[]string{"doctor", "--agent", "gemini"}, setupOptions{Agents: []string{"gemini"}}},
+		{[]string{"scan", "--staged", "a.md"}, scanOptions{Files: []string{"a.md"}, Staged: true}},
+		{[]string{"thin", "auth", "--keep", "3", "-n", "--json"}, thinOptions{Name: "auth", Keep: 3, DryRun: true, JSON: true}},
+		{[]string{"thin"}, thinOptions{Keep: 10}},
+		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, mergedriver.Options{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
+		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
+		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
+		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
 	}
 	for _, tt := range tests {
 		var got any

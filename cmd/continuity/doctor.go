@@ -18,7 +18,9 @@ hooks are registered, or claude when none is): the settings files, each hook reg
 the current form, the binary the hooks call; then the directories, the ledgers, the merge driver
 and how the last hook runs ended. Exits 1 and says what to fix when a check fails.`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runWith(o, func() error { return runDoctor(a, o) })
+		},
 	}
 	agentFlag(c, &o, "the agents to check")
 	return c

@@ -10,9 +10,15 @@ import (
 	"github.com/continuity-md/continuity/internal/project"
 )
 
+type importOptions struct {
+	Files               []string
+	All, Stdout, DryRun bool
+	Name                string // the work stream a root CONTINUITY.md becomes
+	JSON                bool
+}
+
 func newImportCmd(a *app) *cobra.Command {
-	var stdout, all, dry bool
-	var name string
+	var o importOptions
 	c := &cobra.Command{
 		Use:   "import [FILE...]",
 		Short: "Convert Continuous-Claude and Codex ledgers to the front matter form (--all: the whole tree)",
@@ -33,33 +39,34 @@ as they are. --all converts every ledger in the ledger directory (and a root CON
   continuity import thoughts/ledgers/CONTINUITY_CLAUDE-auth.md --stdout
   continuity import CONTINUITY.md --name billing`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !all && len(args) == 0 {
-				return usageError{Err: errors.New("import needs a FILE or --all")}
-			}
-			if stdout && (all || len(args) != 1 || dry) {
-				return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
-			}
-			if name != "" {
-				if err := project.CheckName(name); err != nil {
-					return usageError{Err: fmt.Errorf("--name: %w", err)}
-				}
-			}
-			p, err := a.project()
-			if err != nil {
-				return err
-			}
-			o := importer.Options{Project: p, Dir: a.dir, Files: args, All: all, Name: name, Now: a.now()}
-			return runImport(a, o, stdout, dry)
+			o.Files, o.JSON = args, a.json
+			return a.runWith(o, func() error { return runImport(a, o) })
 		},
 	}
-	c.Flags().BoolVar(&stdout, "stdout", false, "print the converted ledger instead of rewriting the file")
-	c.Flags().BoolVar(&all, "all", false, "convert every ledger in the ledger directory, and a root CONTINUITY.md")
-	c.Flags().BoolVarP(&dry, "dry-run", "n", false, "say what would be converted; write nothing")
-	c.Flags().StringVar(&name, "name", "", "the work stream a root CONTINUITY.md becomes (default: the repository's name)")
+	c.Flags().BoolVar(&o.Stdout, "stdout", false, "print the converted ledger instead of rewriting the file")
+	c.Flags().BoolVar(&o.All, "all", false, "convert every ledger in the ledger directory, and a root CONTINUITY.md")
+	c.Flags().BoolVarP(&o.DryRun, "dry-run", "n", false, "say what would be converted; write nothing")
+	c.Flags().StringVar(&o.Name, "name", "", "the work stream a root CONTINUITY.md becomes (default: the repository's name)")
 	return c
 }
 
-func runImport(a *app, o importer.Options, stdout, dry bool) error {
+func runImport(a *app, opts importOptions) error {
+	if !opts.All && len(opts.Files) == 0 {
+		return usageError{Err: errors.New("import needs a FILE or --all")}
+	}
+	if opts.Stdout && (opts.All || len(opts.Files) != 1 || opts.DryRun) {
+		return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
+	}
+	if opts.Name != "" {
+		if err := project.CheckName(opts.Name); err != nil {
+			return usageError{Err: fmt.Errorf("--name: %w", err)}
+		}
+	}
+	p, err := a.project()
+	if err != nil {
+		return err
+	}
+	o := importer.Options{Project: p, Dir: a.dir, Files: opts.Files, All: opts.All, Name: opts.Name, Now: a.now()}
 	jobs, err := importer.Jobs(o)
 	var ne *importer.NameError
 	if errors.As(err, &ne) {
@@ -68,7 +75,7 @@ func runImport(a *app, o importer.Options, stdout, dry bool) error {
 	if err != nil {
 		return err
 	}
-	if stdout {
+	if opts.Stdout {
 		out, r := importer.One(o, jobs[0], true)
 		if r.Action == "refused" {
 			return errors.New("continuity: import " + r.Path + ": " + r.Problem)
@@ -79,8 +86,8 @@ func runImport(a *app, o importer.Options, stdout, dry bool) error {
 		_, err := a.out.Write(out)
 		return err
 	}
-	results, refused := importer.Run(o, jobs, dry)
-	if a.json {
+	results, refused := importer.Run(o, jobs, opts.DryRun)
+	if opts.JSON {
 		if err := writeJSON(a.out, results); err != nil {
 			return err
 		}
@@ -91,7 +98,7 @@ func runImport(a *app, o importer.Options, stdout, dry bool) error {
 		if len(results) == 0 {
 			fmt.Fprintln(a.out, "no ledgers to import")
 		}
-		if dry {
+		if opts.DryRun {
 			fmt.Fprintln(a.out, "dry run: nothing was written")
 		}
 	}

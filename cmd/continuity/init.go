@@ -17,7 +17,9 @@ agent's settings for this project (with --user, the user's settings for every pr
 kept; files are written atomically; running init again changes nothing, except that a hook
 registered in an older form is rewritten in place. A malformed settings file is refused untouched.`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runInit(a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runWith(o, func() error { return runInit(a, o) })
+		},
 	}
 	c.Flags().BoolVar(&o.User, "user", false, "register the hooks in the user's settings (all projects)")
 	c.Flags().StringVar(&o.Dir, "dir", "", "the project directory (default: the current one)")

@@ -23,7 +23,7 @@ line merge (git merge-file). With git 2.44 and later, init also passes the branc
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Base, o.Ours, o.Theirs, o.Path = args[0], args[1], args[2], args[3]
-			return runMergeLedger(a, o)
+			return a.runWith(o, func() error { return runMergeLedger(a, o) })
 		},
 	}
 	c.Flags().StringVar(&o.BaseLabel, "base-label", "", "the base's name in conflict markers (git's %S)")

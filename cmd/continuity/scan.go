@@ -28,10 +28,7 @@ for the next commit, as git will commit them (the pre-commit hook that
 ` + "`continuity init --pre-commit`" + ` installs runs this).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = args
-			if o.Staged && len(args) > 0 {
-				return usageError{Err: errors.New("scan takes files or --staged, not both")}
-			}
-			return runScan(a, o)
+			return a.runWith(o, func() error { return runScan(a, o) })
 		},
 	}
 	c.Flags().BoolVar(&o.Staged, "staged", false, "scan the ledgers and handoffs staged for commit")
@@ -39,6 +36,9 @@ for the next commit, as git will commit them (the pre-commit hook that
 }
 
 func runScan(a *app, o scanOptions) error {
+	if o.Staged && len(o.Files) > 0 {
+		return usageError{Err: errors.New("scan takes files or --staged, not both")}
+	}
 	p, err := a.project()
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +14,6 @@ type thinOptions struct {
 	Keep   int    // the newest handoffs kept whatever their day
 	DryRun bool
 	JSON   bool
-	Out    io.Writer
 }
 
 func newThinCmd(a *app) *cobra.Command {
@@ -33,8 +31,8 @@ is not committed yet could not be brought back, and is kept. --dry-run lists wha
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			o.JSON, o.Out = a.json, a.out
-			return runThin(a, o)
+			o.JSON = a.json
+			return a.runWith(o, func() error { return runThin(a, o) })
 		},
 	}
 	c.Flags().IntVar(&o.Keep, "keep", o.Keep, "how many of the newest handoffs to keep whatever their day")
@@ -62,23 +60,23 @@ func runThin(a *app, o thinOptions) error {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(o.Out, res)
+		return writeJSON(a.out, res)
 	}
 	verb := "removed"
 	if o.DryRun {
 		verb = "would remove"
 	}
 	for _, r := range res.Removed {
-		fmt.Fprintf(o.Out, "%s %s\n", verb, r)
+		fmt.Fprintf(a.out, "%s %s\n", verb, r)
 	}
 	for _, k := range res.Spared {
-		fmt.Fprintf(o.Out, "kept %s\n", k)
+		fmt.Fprintf(a.out, "kept %s\n", k)
 	}
 	switch {
 	case len(res.Removed) == 0:
-		fmt.Fprintf(o.Out, "nothing to thin in %s\n", name)
+		fmt.Fprintf(a.out, "nothing to thin in %s\n", name)
 	case !o.DryRun:
-		fmt.Fprintf(o.Out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(res.Removed), "handoff"))
+		fmt.Fprintf(a.out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(res.Removed), "handoff"))
 	}
 	return nil
 }

@@ -15,7 +15,9 @@ func newUninstallCmd(a *app) *cobra.Command {
 agent's hooks are left in the repository, the ledger merge driver and the pre-commit scan go too.
 Ledgers and handoffs stay.`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runUninstall(a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runWith(o, func() error { return runUninstall(a, o) })
+		},
 	}
 	c.Flags().BoolVar(&o.User, "user", false, "remove them from the user's settings")
 	c.Flags().StringVar(&o.Dir, "dir", "", "the project directory (default: the current one)")
