@@ -22,64 +22,41 @@ type editOptions struct {
 	JSON   bool
 }
 
-func newScalarCmd(a *app, verb string) *cobra.Command {
-	o := editOptions{Verb: verb}
-	what := map[string]string{"goal": "what this work stream is for", "now": "the text of the step"}[verb]
-	c := &cobra.Command{
-		Use:         verb + " TEXT",
-		Short:       map[string]string{"goal": "Set the goal of the active ledger", "now": "Set what is being worked on now (\"\" clears it)"}[verb],
-		Example:     fmt.Sprintf("  continuity %s %q", verb, map[string]string{"goal": "Replace session cookies with JWTs", "now": "Logout endpoint"}[verb]),
-		Annotations: map[string]string{"args": what},
-		Args:        minArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Items, o.JSON = []string{strings.TrimSpace(strings.Join(args, " "))}, a.json
-			return a.runWith(o, func() error { return runEdit(a, o) })
-		},
-	}
-	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
-	return c
+// editVerbs says how each edit command reads: what its arguments are,
+// and its help. A list verb takes items; goal, now and decide one text.
+var editVerbs = map[string]struct{ use, args, short, example string }{
+	"goal": {"goal TEXT", "what this work stream is for", "Set the goal of the active ledger", `  continuity goal "Replace session cookies with JWTs"`},
+	"now":  {"now TEXT", "the text of the step", `Set what is being worked on now ("" clears it)`, `  continuity now "Logout endpoint"`},
+	"decide": {"decide TEXT --why TEXT", "a decision TEXT and --why TEXT", "Record a decision and why it was made",
+		`  continuity decide "RS256, not HS256" --why "keys rotate per service"`},
+	"done":       {short: "Record finished items (each leaves next; a finished now gives way to the first next)"},
+	"next":       {short: "Add items to what comes next"},
+	"question":   {short: "Record open questions"},
+	"constraint": {short: "Record constraints the work must keep to"},
 }
 
-func newListEditCmd(a *app, verb string) *cobra.Command {
+func newEditCmd(a *app, verb string) *cobra.Command {
 	o := editOptions{Verb: verb}
-	short := map[string]string{
-		"done":       "Record finished items (each leaves next; a finished now gives way to the first next)",
-		"next":       "Add items to what comes next",
-		"question":   "Record open questions",
-		"constraint": "Record constraints the work must keep to",
-	}[verb]
-	c := &cobra.Command{
-		Use:   verb + " TEXT...",
-		Short: short,
-		Long: short + `.
-Each argument is one item: quote an item that has spaces. An item already in the list is not added twice.`,
-		Example:     fmt.Sprintf("  continuity %s \"Integration tests for refresh\" \"Update the API docs\"", verb),
-		Annotations: map[string]string{"args": "one or more items (quote an item that has spaces)"},
-		Args:        minArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Items, o.JSON = trimmedItems(args), a.json
-			return a.runWith(o, func() error { return runEdit(a, o) })
-		},
-	}
-	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
-	c.Flags().BoolVar(&o.Remove, "remove", false, "remove the items instead of adding them")
-	return c
-}
-
-func newDecideCmd(a *app) *cobra.Command {
-	o := editOptions{Verb: "decide"}
-	c := &cobra.Command{
-		Use:         "decide TEXT --why TEXT",
-		Short:       "Record a decision and why it was made",
-		Example:     `  continuity decide "RS256, not HS256" --why "keys rotate per service"`,
-		Annotations: map[string]string{"args": "a decision TEXT and --why TEXT"},
-		Args:        minArgs(1),
+	v := editVerbs[verb]
+	list := v.use == ""
+	c := &cobra.Command{Use: v.use, Short: v.short, Example: v.example, Annotations: map[string]string{"args": v.args}, Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Items, o.JSON = []string{strings.TrimSpace(strings.Join(args, " "))}, a.json
+			if list {
+				o.Items = trimmedItems(args)
+			}
 			return a.runWith(o, func() error { return runEdit(a, o) })
 		},
 	}
-	c.Flags().StringVar(&o.Why, "why", "", "why the decision was made (required)")
+	if list {
+		c.Use, c.Annotations["args"] = verb+" TEXT...", "one or more items (quote an item that has spaces)"
+		c.Long = v.short + ".\nEach argument is one item: quote an item that has spaces. An item already in the list is not added twice."
+		c.Example = fmt.Sprintf("  continuity %s \"Integration tests for refresh\" \"Update the API docs\"", verb)
+		c.Flags().BoolVar(&o.Remove, "remove", false, "remove the items instead of adding them")
+	}
+	if verb == "decide" {
+		c.Flags().StringVar(&o.Why, "why", "", "why the decision was made (required)")
+	}
 	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
 	return c
 }

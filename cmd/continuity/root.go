@@ -119,9 +119,9 @@ Start with:  continuity demo            (the whole loop on sample data)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{Err: err} })
 	root.AddGroup(&cobra.Group{ID: "ledger", Title: "Ledger commands:"}, &cobra.Group{ID: "hooks", Title: "Hooks and handoffs:"}, &cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
-		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
-		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"), newListEditCmd(a, "constraint"),
-		newDecideCmd(a), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newNewCmd(a), newUseCmd(a), newEditCmd(a, "goal"), newEditCmd(a, "now"),
+		newEditCmd(a, "done"), newEditCmd(a, "next"), newEditCmd(a, "question"), newEditCmd(a, "constraint"),
+		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
