@@ -90,26 +90,11 @@ func FuzzEdit(f *testing.F) {
 		blank := func(l *Ledger) Ledger {
 			c := *l
 			c.Src, c.Body = nil, nil
-			switch e.key {
-			case KeySession:
-				c.Session = ""
-			case KeyGoal:
-				c.Goal = ""
-			case KeyNow:
-				c.Now = ""
-			case KeyUpdated:
-				c.Updated = ""
-			case KeyNext:
-				c.Next = nil
-			case KeyDone:
-				c.Done = nil
-			case KeyConstraints:
-				c.Constraints = nil
-			case KeyQuestions:
-				c.Questions = nil
-			case KeyFiles:
-				c.Files = nil
-			case KeyDecisions:
+			if f := c.Scalar(e.key); f != nil {
+				*f = ""
+			} else if f := c.List(e.key); f != nil {
+				*f = nil
+			} else if e.key == KeyDecisions {
 				c.Decisions = nil
 			}
 			return c

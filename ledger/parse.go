@@ -387,17 +387,7 @@ func (d *frontDoc) model() (*Ledger, error) {
 				bad(e.key, k+" must be a string")
 				continue
 			}
-			s := scalarText(v)
-			switch k {
-			case KeySession:
-				l.Session = s
-			case KeyGoal:
-				l.Goal = s
-			case KeyNow:
-				l.Now = s
-			case KeyUpdated:
-				l.Updated = s
-			}
+			*l.Scalar(k) = scalarText(v)
 		case k == KeyDecisions:
 			if isEmptyValue(v) {
 				continue
@@ -430,18 +420,7 @@ func (d *frontDoc) model() (*Ledger, error) {
 				}
 				items = append(items, it.Value)
 			}
-			switch k {
-			case KeyConstraints:
-				l.Constraints = items
-			case KeyDone:
-				l.Done = items
-			case KeyNext:
-				l.Next = items
-			case KeyQuestions:
-				l.Questions = items
-			case KeyFiles:
-				l.Files = items
-			}
+			*l.List(k) = items
 		}
 	}
 	if len(probs) > 0 {

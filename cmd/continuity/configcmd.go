@@ -1,12 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/continuity-md/continuity/internal/config"
 )
 
 type configOptions struct{ JSON bool }
@@ -36,85 +35,25 @@ func runConfig(a *app, o configOptions) error {
 	if err != nil {
 		return err
 	}
-	c := p.Config
-	// Flatten the configuration to key → value through its JSON form.
-	b, err := json.Marshal(c.Config)
+	values, err := p.Config.Values()
 	if err != nil {
 		return err
 	}
-	var tree map[string]any
-	if err := json.Unmarshal(b, &tree); err != nil {
-		return err
-	}
-	flat := map[string]string{}
-	flatten("", tree, flat)
-	keys := make([]string, 0, len(flat))
-	for k := range flat {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	origin := func(key string) string {
-		for k := key; k != ""; {
-			if from, ok := c.From[k]; ok {
-				return from
-			}
-			i := strings.LastIndex(k, ".")
-			if i < 0 {
-				break
-			}
-			k = k[:i]
-		}
-		return "default"
-	}
-	var problems []string
-	for _, e := range c.Problems {
+	problems := []string{}
+	for _, e := range p.Config.Problems {
 		problems = append(problems, e.Error())
 	}
 	if o.JSON {
-		type entry struct {
-			Key   string `json:"key"`
-			Value string `json:"value"`
-			From  string `json:"from"`
-		}
-		out := struct {
-			Values   []entry  `json:"values"`
-			Problems []string `json:"problems"`
-		}{Problems: problems}
-		for _, k := range keys {
-			out.Values = append(out.Values, entry{k, flat[k], origin(k)})
-		}
-		if out.Problems == nil {
-			out.Problems = []string{}
-		}
-		return writeJSON(a.out, out)
+		return writeJSON(a.out, struct {
+			Values   []config.Value `json:"values"`
+			Problems []string       `json:"problems"`
+		}{values, problems})
 	}
-	for _, k := range keys {
-		fmt.Fprintf(a.out, "%-22s %-28s %s\n", k, flat[k], origin(k))
+	for _, v := range values {
+		fmt.Fprintf(a.out, "%-22s %-28s %s\n", v.Key, v.Value, v.From)
 	}
 	for _, pr := range problems {
 		fmt.Fprintf(a.out, "problem: %s (ignored)\n", pr)
 	}
 	return nil
-}
-
-func flatten(prefix string, v any, out map[string]string) {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, sub := range t {
-			key := k
-			if prefix != "" {
-				key = prefix + "." + k
-			}
-			flatten(key, sub, out)
-		}
-	case nil:
-		out[prefix] = "[]"
-	default:
-		b, _ := json.Marshal(t)
-		s := string(b)
-		if str, ok := t.(string); ok {
-			s = str
-		}
-		out[prefix] = s
-	}
 }

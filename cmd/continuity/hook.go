@@ -57,9 +57,6 @@ func truthy(s string) bool {
 	return s != "" && s != "0" && s != "false" && s != "no" && s != "off"
 }
 
-// runHook runs the hook for the default host.
-func runHook(a *app) { runHookFor(a, hosts[0]) }
-
 // runHookFor reads the payload, lets the core act on the host's event and
 // prints the host's answer. It never fails: whatever happens, the session
 // goes on.

@@ -18,12 +18,19 @@ func hostNamed(name string) (host.Host, error) {
 	if name == "" {
 		return hosts[0], nil
 	}
-	var names []string
 	for _, h := range hosts {
 		if h.Name() == name {
 			return h, nil
 		}
-		names = append(names, h.Name())
 	}
-	return nil, usageError{fmt.Errorf("unknown agent %q: use %s", name, strings.Join(names, ", "))}
+	return nil, usageError{Err: fmt.Errorf("unknown agent %q: use %s", name, strings.Join(hostNameList(), ", "))}
+}
+
+// hostNameList lists the hosts' names, the default first.
+func hostNameList() []string {
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.Name()
+	}
+	return names
 }

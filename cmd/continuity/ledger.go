@@ -1,16 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type newOptions struct {
@@ -45,19 +40,9 @@ func runNew(a *app, o newOptions) error {
 	}
 	path, err := p.LedgerPath(o.Name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create ledger directory: %w", err)
-	}
-	src := ledger.New(o.Name, p.Redact(o.Goal), a.now())
-	if err := safefile.Create(path, src, p.WriteOptions()); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("ledger %s already exists (make it active with `continuity use %s`)", p.Rel(path), o.Name)
-		}
-		return err
-	}
-	if err := p.SetActive(o.Name); err != nil {
+	if err := streams.Start(p, o.Name, path, o.Goal, a.now()); err != nil {
 		return err
 	}
 	if o.JSON {
@@ -88,12 +73,9 @@ func runUse(a *app, name string) error {
 	}
 	path, err := p.LedgerPath(name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
-	}
-	if err := p.SetActive(name); err != nil {
+	if err := streams.Use(p, name, path); err != nil {
 		return err
 	}
 	if a.json {

@@ -1,32 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type lintOptions struct {
 	Files []string // none: every ledger in the ledger directory
 	JSON  bool
-}
-
-// lintReport is what lint prints with --json.
-type lintReport struct {
-	Files    int           `json:"files"`
-	Problems []lintProblem `json:"problems"`
-}
-
-type lintProblem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Message string `json:"message"`
 }
 
 func newLintCmd(a *app) *cobra.Command {
@@ -48,41 +32,9 @@ func runLint(a *app, o lintOptions) error {
 	if err != nil {
 		return err
 	}
-	files := o.Files
-	if len(files) == 0 {
-		infos, err := p.Ledgers()
-		if err != nil {
-			return err
-		}
-		for _, li := range infos {
-			files = append(files, li.Path)
-		}
-	}
-	report := lintReport{Files: len(files), Problems: []lintProblem{}}
-	for _, f := range files {
-		name := f
-		if filepath.IsAbs(f) {
-			name = p.Rel(f)
-		} else {
-			f = filepath.Join(a.dir, f)
-		}
-		src, err := safefile.Read(f, safefile.Options{})
-		if errors.Is(err, fs.ErrNotExist) {
-			report.Problems = append(report.Problems, lintProblem{File: name, Message: "no such file"})
-			continue
-		}
-		if err == nil {
-			_, err = ledger.Parse(name, src)
-		}
-		var probs ledger.Problems
-		switch {
-		case errors.As(err, &probs):
-			for _, pr := range probs {
-				report.Problems = append(report.Problems, lintProblem{File: name, Line: pr.Line, Message: pr.Msg})
-			}
-		case err != nil:
-			report.Problems = append(report.Problems, lintProblem{File: name, Message: err.Error()})
-		}
+	report, err := streams.Lint(p, a.dir, o.Files)
+	if err != nil {
+		return err
 	}
 	if o.JSON {
 		if err := writeJSON(a.out, report); err != nil {
@@ -97,20 +49,12 @@ func runLint(a *app, o lintOptions) error {
 			}
 		}
 	}
-	if bad := problemFiles(report.Problems); bad > 0 {
+	if bad := report.BadFiles(); bad > 0 {
 		fmt.Fprintf(a.errw, "continuity: %s with problems\n", plural(bad, "file"))
 		return errSilent
 	}
 	if !o.JSON {
-		fmt.Fprintf(a.out, "%s ok\n", plural(len(files), "ledger"))
+		fmt.Fprintf(a.out, "%s ok\n", plural(report.Files, "ledger"))
 	}
 	return nil
-}
-
-func problemFiles(probs []lintProblem) int {
-	files := map[string]bool{}
-	for _, pr := range probs {
-		files[pr.File] = true
-	}
-	return len(files)
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/cmdutil"
 	"github.com/continuity-md/continuity/internal/project"
 )
 
@@ -39,14 +38,20 @@ func (a *app) runWith(opts any, run func() error) error {
 	return run()
 }
 
-// usageError marks an error in how a command was called (exit 2).
-type usageError struct{ err error }
+// The commands' shared conventions (internal/cmdutil), by their short names.
+type usageError = cmdutil.UsageError // a mistake in how a command was called (exit 2)
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// errSilent is a failure already explained on stderr (exit 1, no message).
-var errSilent = errors.New("failed")
+var (
+	errSilent   = cmdutil.ErrSilent // a failure already explained on stderr (exit 1)
+	writeJSON   = cmdutil.WriteJSON
+	printLines  = cmdutil.PrintLines
+	plural      = cmdutil.Plural
+	firstLine   = cmdutil.FirstLine
+	exactArgs   = cmdutil.ExactArgs
+	minArgs     = cmdutil.MinArgs
+	maxArgs     = cmdutil.MaxArgs
+	commandName = cmdutil.CommandName
+)
 
 // run executes the command line and returns the exit code: 0 success,
 // 1 failure, 2 usage error.
@@ -69,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) || cmdutil.IsCobraUsage(err) {
 		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
 		return 2
 	}
@@ -88,22 +93,12 @@ func clock(fixed string) func() time.Time {
 	return time.Now
 }
 
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag"} {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func newRoot(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "continuity",
 		Short: "Keep a coding agent's work continuous across compaction, /clear, restarts and teammates",
 		Long: `continuity keeps a ledger per work stream (thoughts/ledgers/CONTINUITY_<name>.md),
-writes a handoff from the session's transcript whenever Claude Code is about to lose
+writes a handoff from the session's transcript whenever the coding agent is about to lose
 context (thoughts/shared/handoffs/<name>/…), and injects both back when a session starts.
 
 Start with:  continuity demo            (the whole loop on sample data)
@@ -117,16 +112,16 @@ Start with:  continuity demo            (the whole loop on sample data)
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON (refused by commands that print none)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if a.json && !printsJSON[cmd.Name()] {
-			return usageError{fmt.Errorf("%s: no --json: it prints no JSON", commandName(cmd))}
+			return usageError{Err: fmt.Errorf("%s: no --json: it prints no JSON", commandName(cmd))}
 		}
 		return nil
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{Err: err} })
 	root.AddGroup(&cobra.Group{ID: "ledger", Title: "Ledger commands:"}, &cobra.Group{ID: "hooks", Title: "Hooks and handoffs:"}, &cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
-		newNewCmd(a), newUseCmd(a), newScalarCmd(a, "goal"), newScalarCmd(a, "now"),
-		newListEditCmd(a, "done"), newListEditCmd(a, "next"), newListEditCmd(a, "question"), newListEditCmd(a, "constraint"),
-		newDecideCmd(a), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newNewCmd(a), newUseCmd(a), newEditCmd(a, "goal"), newEditCmd(a, "now"),
+		newEditCmd(a, "done"), newEditCmd(a, "next"), newEditCmd(a, "question"), newEditCmd(a, "constraint"),
+		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
@@ -141,36 +136,8 @@ Start with:  continuity demo            (the whole loop on sample data)
 		root.AddCommand(c)
 	}
 	root.InitDefaultCompletionCmd()
-	strictCompletion(root)
+	cmdutil.StrictCompletion(root)
 	return root
-}
-
-// strictCompletion makes cobra's completion command refuse a missing or
-// unknown shell as a usage error naming the shells it knows (by default it
-// prints its help and succeeds, which a setup script would not notice).
-func strictCompletion(root *cobra.Command) {
-	for _, c := range root.Commands() {
-		if c.Name() != "completion" {
-			continue
-		}
-		var shells []string
-		for _, sub := range c.Commands() {
-			shells = append(shells, sub.Name())
-		}
-		slices.Sort(shells)
-		known := strings.Join(shells[:len(shells)-1], ", ") + " or " + shells[len(shells)-1]
-		if len(shells) == 1 {
-			known = shells[0]
-		}
-		// Reached only when no shell subcommand matched.
-		c.Args = cobra.ArbitraryArgs
-		c.RunE = func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{fmt.Errorf("completion needs a shell: %s", known)}
-			}
-			return usageError{fmt.Errorf("completion: unknown shell %q: use %s", args[0], known)}
-		}
-	}
 }
 
 // printsJSON names the commands that honour --json; any other refuses it
@@ -205,68 +172,17 @@ func (a *app) ledgerName(p *project.Project, named string) (string, error) {
 	return named, project.CheckName(named)
 }
 
-// writeJSON prints v as indented JSON, with &, < and > as they are (a
-// command line such as "a && b" stays readable).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
+// ledgerFile opens the project and finds the ledger a command works on:
+// the one named, else the active one.
+func (a *app) ledgerFile(named string) (p *project.Project, name, path string, err error) {
+	if p, err = a.project(); err != nil {
+		return nil, "", "", err
 	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// commandName is a command as typed after "continuity" ("now", "completion bash").
-func commandName(cmd *cobra.Command) string {
-	return strings.TrimPrefix(cmd.CommandPath(), "continuity ")
-}
-
-// argsWanted says what a command's arguments are: its "args" annotation
-// ("the text of the step"), else the placeholders of its Use line.
-func argsWanted(cmd *cobra.Command) string {
-	if w := cmd.Annotations["args"]; w != "" {
-		return w
+	if name, err = a.ledgerName(p, named); err != nil {
+		return nil, "", "", err
 	}
-	_, rest, _ := strings.Cut(cmd.Use, " ")
-	if rest == "" {
-		return "no arguments"
+	if path, err = p.LedgerPath(name); err != nil {
+		return nil, "", "", usageError{Err: err}
 	}
-	return rest
-}
-
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		switch {
-		case len(args) == n:
-			return nil
-		case n == 0:
-			return usageError{fmt.Errorf("%s: takes no arguments, got %q", commandName(cmd), strings.Join(args, " "))}
-		case n == 1 && len(args) == 0:
-			return usageError{fmt.Errorf("%s: needs %s", commandName(cmd), argsWanted(cmd))}
-		}
-		return usageError{fmt.Errorf("%s: takes %s (%s), got %d (quote text that has spaces)", commandName(cmd), plural(n, "argument"), argsWanted(cmd), len(args))}
-	}
-}
-
-func minArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageError{fmt.Errorf("%s: needs %s", commandName(cmd), argsWanted(cmd))}
-		}
-		return nil
-	}
-}
-
-func maxArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) > n {
-			return usageError{fmt.Errorf("%s: takes at most %s, got %d arguments", commandName(cmd), argsWanted(cmd), len(args))}
-		}
-		return nil
-	}
+	return p, name, path, nil
 }

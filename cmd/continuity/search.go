@@ -1,20 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type searchOptions struct {
@@ -23,16 +17,6 @@ type searchOptions struct {
 	Author  string // only handoffs whose author has a word starting with each of these words
 	Since   string // a date or a duration
 	JSON    bool
-}
-
-// searchHit is one matching line.
-type searchHit struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	Text    string `json:"text"`
-	Session string `json:"session"`
-	Kind    string `json:"kind"`
-	Author  string `json:"author,omitempty"`
 }
 
 func newSearchCmd(a *app) *cobra.Command {
@@ -60,65 +44,22 @@ func newSearchCmd(a *app) *cobra.Command {
 
 func runSearch(a *app, o searchOptions) error {
 	if strings.TrimSpace(o.Text) == "" {
-		return usageError{errors.New("search needs some text to look for")}
+		return usageError{Err: errors.New("search needs some text to look for")}
 	}
 	if o.Session != "" {
 		if err := project.CheckName(o.Session); err != nil {
-			return usageError{fmt.Errorf("--session: %w", err)}
+			return usageError{Err: fmt.Errorf("--session: %w", err)}
 		}
 	}
-	after, err := sinceTime(o.Since, a.now())
+	since, err := streams.Since(o.Since, a.now())
 	if err != nil {
-		return err
+		return usageError{Err: err}
 	}
 	p, err := a.project()
 	if err != nil {
 		return err
 	}
-	needle := strings.ToLower(o.Text)
-	hits := []searchHit{}
-	scan := func(path, session, kind, who string) {
-		src, err := safefile.Read(path, p.WriteOptions())
-		if err != nil {
-			return
-		}
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		sc.Buffer(make([]byte, 64<<10), len(src)+1)
-		for n := 1; sc.Scan(); n++ {
-			if strings.Contains(strings.ToLower(sc.Text()), needle) {
-				hits = append(hits, searchHit{p.Rel(path), n, strings.TrimSpace(sc.Text()), session, kind, who})
-			}
-		}
-	}
-	for _, name := range workStreams(p) {
-		if o.Session != "" && name != o.Session {
-			continue
-		}
-		if o.Author == "" {
-			if lp, _ := p.LedgerPath(name); lp != "" {
-				if l, _, err := loadLedger(p, name); err == nil && l != nil && (after.IsZero() || l.Updated >= ledger.FormatTime(after)) {
-					scan(lp, name, "ledger", "")
-				}
-			}
-		}
-		for _, f := range p.HandoffFiles(name) {
-			src, err := safefile.Read(f, p.WriteOptions())
-			if err != nil {
-				continue
-			}
-			h, err := handoff.Parse(src)
-			if err != nil {
-				continue
-			}
-			if o.Author != "" && !authorMatches(h.Meta.Author, o.Author) {
-				continue
-			}
-			if !after.IsZero() && h.Meta.Created.Before(after) {
-				continue
-			}
-			scan(f, name, "handoff", h.Meta.Author)
-		}
-	}
+	hits := streams.Search(p, streams.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since})
 	if o.JSON {
 		return writeJSON(a.out, hits)
 	}
@@ -130,39 +71,4 @@ func runSearch(a *app, o searchOptions) error {
 		return errSilent
 	}
 	return nil
-}
-
-// sinceTime reads --since: a duration back from now (7d, 36h), a date or an
-// RFC 3339 time. "" is the zero time.
-func sinceTime(since string, now time.Time) (time.Time, error) {
-	if since == "" {
-		return time.Time{}, nil
-	}
-	if d, err := config.ParseDuration(since); err == nil {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{"2006-01-02", time.RFC3339} {
-		if t, err := time.Parse(layout, since); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, usageError{fmt.Errorf("--since takes a date (2026-11-01) or a duration (7d), got %q", since)}
-}
-
-// authorMatches reports whether each word of query starts a word of the
-// author's name, ignoring case, in order: "Ana", "ana new" and "A N" find
-// "Ana Newcomer"; "Newcomer Ana" and "na" do not.
-func authorMatches(author, query string) bool {
-	words := strings.Fields(strings.ToLower(author))
-	i := 0
-	for _, q := range strings.Fields(strings.ToLower(query)) {
-		for i < len(words) && !strings.HasPrefix(words[i], q) {
-			i++
-		}
-		if i == len(words) {
-			return false
-		}
-		i++
-	}
-	return true
 }

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/render"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/streams"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -21,8 +23,9 @@ func newShowCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Print a ledger (the active one by default)",
-		Long: `Print a ledger, the active one by default: styled for a terminal, the file's exact
-bytes when piped, its parsed fields with --json. NO_COLOR turns styling off.`,
+		Long: `Print a ledger, the active one by default: styled for a terminal (with its latest handoff and
+how full the agent's context was then), the file's exact bytes when piped, its parsed fields
+with --json (and latest_handoff). NO_COLOR turns styling off.`,
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := showOptions{JSON: a.json, Terminal: a.isTerminal(a.out)}
@@ -34,18 +37,17 @@ bytes when piped, its parsed fields with --json. NO_COLOR turns styling off.`,
 	}
 }
 
+// shownLedger is show's --json output: the ledger's fields and its latest
+// handoff.
+type shownLedger struct {
+	*ledger.Ledger
+	Latest *streams.Handoff `json:"latest_handoff,omitempty"`
+}
+
 func runShow(a *app, o showOptions) error {
-	p, err := a.project()
+	p, name, path, err := a.ledgerFile(o.Name)
 	if err != nil {
 		return err
-	}
-	name, err := a.ledgerName(p, o.Name)
-	if err != nil {
-		return err
-	}
-	path, err := p.LedgerPath(name)
-	if err != nil {
-		return usageError{err}
 	}
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
@@ -68,11 +70,20 @@ func runShow(a *app, o showOptions) error {
 		return err
 	}
 	l.Path = p.Rel(path)
+	var latest *streams.Handoff
+	if hp, err := p.LatestHandoff(name); err == nil && hp != "" {
+		if h, _, ok := streams.ReadHandoff(p, hp, a.now()); ok {
+			latest = &h
+		}
+	}
 	if !o.JSON {
-		renderLedger(a.out, l)
+		render.Ledger(a.out, l)
+		if latest != nil {
+			render.HandoffLine(a.out, latest.Path, streams.ContextSize(latest.Tokens))
+		}
 		return nil
 	}
-	return writeJSON(a.out, withEmptyLists(l))
+	return writeJSON(a.out, shownLedger{withEmptyLists(l), latest})
 }
 
 // withEmptyLists returns l with every missing list as [] rather than nil,

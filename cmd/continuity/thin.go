@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type thinOptions struct {
@@ -19,7 +14,6 @@ type thinOptions struct {
 	Keep   int    // the newest handoffs kept whatever their day
 	DryRun bool
 	JSON   bool
-	Out    io.Writer
 }
 
 func newThinCmd(a *app) *cobra.Command {
@@ -37,8 +31,8 @@ is not committed yet could not be brought back, and is kept. --dry-run lists wha
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			o.JSON, o.Out = a.json, a.out
-			return runThin(a, o)
+			o.JSON = a.json
+			return a.runWith(o, func() error { return runThin(a, o) })
 		},
 	}
 	c.Flags().IntVar(&o.Keep, "keep", o.Keep, "how many of the newest handoffs to keep whatever their day")
@@ -48,90 +42,41 @@ is not committed yet could not be brought back, and is kept. --dry-run lists wha
 
 func runThin(a *app, o thinOptions) error {
 	if o.Keep < 1 {
-		return usageError{errors.New("thin: --keep must be at least 1")}
+		return usageError{Err: errors.New("thin: --keep must be at least 1")}
 	}
 	p, err := a.project()
 	if err != nil {
 		return err
 	}
 	if p.Repo.Root == "" {
-		return errors.New("thin: not in a git repository: handoffs are removed with git rm, so that the change can be reviewed and undone")
+		return streams.ErrNoGit
 	}
 	name, err := a.ledgerName(p, o.Name)
 	if err != nil {
 		return err
 	}
-	files := p.HandoffFiles(name)
-	drop, kept := thinPlan(files, o.Keep)
-	git := gitfacts.Git{Repo: p.Repo}
-	ctx := context.Background()
-	var remove []string
-	for _, f := range drop {
-		rel := p.Rel(f)
-		if _, err := git.Run(ctx, "ls-files", "--error-unmatch", "--", rel); err != nil {
-			kept = append(kept, rel+" (not committed: kept)")
-			continue
-		}
-		if _, err := git.Run(ctx, "diff", "--quiet", "HEAD", "--", rel); err != nil {
-			kept = append(kept, rel+" (changed since its commit: kept)")
-			continue
-		}
-		remove = append(remove, rel)
-	}
-	if !o.DryRun && len(remove) > 0 {
-		if _, err := git.Run(ctx, append([]string{"rm", "-q", "--"}, remove...)...); err != nil {
-			return fmt.Errorf("thin: %w", err)
-		}
+	res, err := streams.Thin(p, name, o.Keep, o.DryRun)
+	if err != nil {
+		return err
 	}
 	if o.JSON {
-		if remove == nil {
-			remove = []string{}
-		}
-		return writeJSON(o.Out, struct {
-			Stream  string   `json:"stream"`
-			DryRun  bool     `json:"dry_run"`
-			Removed []string `json:"removed"`
-			Kept    int      `json:"kept"`
-		}{name, o.DryRun, remove, len(files) - len(remove)})
+		return writeJSON(a.out, res)
 	}
 	verb := "removed"
 	if o.DryRun {
 		verb = "would remove"
 	}
-	for _, r := range remove {
-		fmt.Fprintf(o.Out, "%s %s\n", verb, r)
+	for _, r := range res.Removed {
+		fmt.Fprintf(a.out, "%s %s\n", verb, r)
 	}
-	for _, k := range kept {
-		if strings.HasSuffix(k, ": kept)") {
-			fmt.Fprintf(o.Out, "kept %s\n", k)
-		}
+	for _, k := range res.Spared {
+		fmt.Fprintf(a.out, "kept %s\n", k)
 	}
 	switch {
-	case len(remove) == 0:
-		fmt.Fprintf(o.Out, "nothing to thin in %s\n", name)
+	case len(res.Removed) == 0:
+		fmt.Fprintf(a.out, "nothing to thin in %s\n", name)
 	case !o.DryRun:
-		fmt.Fprintf(o.Out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(remove), "handoff"))
+		fmt.Fprintf(a.out, "%s: staged with git rm; review with git status, commit, or undo with git restore --staged --worktree\n", plural(len(res.Removed), "handoff"))
 	}
 	return nil
-}
-
-// thinPlan splits handoffs (oldest first) into those to drop and those to
-// keep: the newest keep stay, and of the older ones the last of each day.
-func thinPlan(files []string, keep int) (drop, kept []string) {
-	if len(files) <= keep {
-		return nil, nil
-	}
-	old := files[:len(files)-keep]
-	day := func(f string) string {
-		if t := handoff.Time(f); !t.IsZero() {
-			return t.UTC().Format(time.DateOnly)
-		}
-		return f // undated: its own day, kept
-	}
-	for i, f := range old {
-		if i+1 < len(old) && day(old[i+1]) == day(f) {
-			drop = append(drop, f)
-		}
-	}
-	return drop, nil
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
 // Response is one scripted model reply: plain text, or one function call.
@@ -55,14 +55,8 @@ func (r Request) Main() bool { return r.Method == "streamGenerateContent" && !r.
 
 // Server is a running stand-in API. Its zero value is not usable; call New.
 type Server struct {
-	// URL is the base URL to give the client as GOOGLE_GEMINI_BASE_URL.
-	URL string
-
-	srv      *httptest.Server
-	mu       sync.Mutex
-	queue    []Response
-	summary  string
-	requests []Request
+	// URL (the Script's) is the base URL to give the client as GOOGLE_GEMINI_BASE_URL.
+	standin.Script[Response, Request]
 }
 
 // DefaultSummary is the snapshot compression requests get unless SetSummary says otherwise.
@@ -71,41 +65,9 @@ const DefaultSummary = "The user and the model exchanged greetings while testing
 // New starts a server on 127.0.0.1 that answers main-loop calls with the
 // given responses in order (then "OK"). Close it when done.
 func New(responses ...Response) *Server {
-	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Start(s.serve, DefaultSummary, responses...)
 	return s
-}
-
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
-
-// Push appends responses to the script.
-func (s *Server) Push(responses ...Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queue = append(s.queue, responses...)
-}
-
-// SetSummary sets the text compression requests get inside <state_snapshot> tags.
-func (s *Server) SetSummary(summary string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.summary = summary
-}
-
-// Requests returns a copy of every request received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
-
-// Pending reports how many scripted responses have not been used yet.
-func (s *Server) Pending() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.queue)
 }
 
 // modelPath is /v1beta/models/MODEL:METHOD.
@@ -142,16 +104,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Compression = req.Method != "countTokens" && strings.Contains(string(b.SystemInstruction), "state_snapshot")
 	req.Utility = req.Method == "generateContent" && !req.Compression
 
-	s.mu.Lock()
-	req.N = len(s.requests) + 1
-	s.requests = append(s.requests, req)
-	var next Response
-	haveNext := false
-	if req.Main() && len(s.queue) > 0 {
-		next, s.queue, haveNext = s.queue[0], s.queue[1:], true
-	}
-	summary := s.summary
-	s.mu.Unlock()
+	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, Request.Main)
 
 	id := fmt.Sprintf("resp_mock_%d", req.N)
 	switch {
@@ -214,10 +167,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) record(req Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req.N = len(s.requests) + 1
-	s.requests = append(s.requests, req)
+	s.Take(func(n int) Request { req.N = n; return req }, nil)
 }
 
 // fromSchema is a value that fits a JSON schema, for the client's utility

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
 // Response is one scripted model reply: plain text, or one tool call.
@@ -55,16 +56,11 @@ type Request struct {
 
 // Server is a running stand-in API. Its zero value is not usable; call New.
 type Server struct {
-	// URL is the base URL to give the client as ANTHROPIC_BASE_URL.
-	URL string
+	// URL (the Script's) is the base URL to give the client as ANTHROPIC_BASE_URL.
+	standin.Script[Response, Request]
 
-	srv      *httptest.Server
-	closed   chan struct{} // closed by Close: hanging requests give up
-	once     sync.Once
-	mu       sync.Mutex
-	queue    []Response
-	summary  string
-	requests []Request
+	closed chan struct{} // closed by Close: hanging requests give up
+	once   sync.Once
 }
 
 // DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
@@ -73,44 +69,15 @@ const DefaultSummary = "The user and assistant exchanged greetings while testing
 // New starts a server on 127.0.0.1 that answers ordinary requests with the
 // given responses in order (then "OK"). Close it when done.
 func New(responses ...Response) *Server {
-	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary, closed: make(chan struct{})}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.srv.URL
+	s := &Server{closed: make(chan struct{})}
+	s.Start(s.serve, DefaultSummary, responses...)
 	return s
 }
 
-// Close shuts the server down.
+// Close shuts the server down; hanging requests give up.
 func (s *Server) Close() {
 	s.once.Do(func() { close(s.closed) })
-	s.srv.Close()
-}
-
-// Push appends responses to the script.
-func (s *Server) Push(responses ...Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queue = append(s.queue, responses...)
-}
-
-// SetSummary sets the text compaction requests get inside <summary> tags.
-func (s *Server) SetSummary(summary string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.summary = summary
-}
-
-// Requests returns a copy of every request received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
-
-// Pending reports how many scripted responses have not been used yet.
-func (s *Server) Pending() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.queue)
+	s.Script.Close()
 }
 
 var (
@@ -141,16 +108,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		CountTokens: strings.HasPrefix(path, "/v1/messages/count_tokens")}
 	req.Compaction = !req.CountTokens && IsCompaction(body)
 
-	s.mu.Lock()
-	req.N = len(s.requests) + 1
-	s.requests = append(s.requests, req)
-	var next Response
-	haveNext := false
-	if !req.CountTokens && !req.Compaction && strings.HasPrefix(path, "/v1/messages") && len(s.queue) > 0 {
-		next, s.queue, haveNext = s.queue[0], s.queue[1:], true
-	}
-	summary := s.summary
-	s.mu.Unlock()
+	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, func(r Request) bool {
+		return !r.CountTokens && !r.Compaction && strings.HasPrefix(path, "/v1/messages")
+	})
 
 	switch {
 	case req.CountTokens:

@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
 // Response is one scripted model reply: text, or one tool call.
@@ -67,15 +67,9 @@ type Request struct {
 
 // Server is a running stand-in API. Its zero value is not usable; call New.
 type Server struct {
-	// URL is the server's root, e.g. http://127.0.0.1:PORT; Codex's
+	// URL (the Script's) is the server's root, e.g. http://127.0.0.1:PORT; Codex's
 	// base_url is URL + "/v1".
-	URL string
-
-	srv      *httptest.Server
-	mu       sync.Mutex
-	queue    []Response
-	summary  string
-	requests []Request
+	standin.Script[Response, Request]
 }
 
 // DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
@@ -84,14 +78,10 @@ const DefaultSummary = "The user and assistant exchanged greetings while testing
 // New starts a server on 127.0.0.1 that answers ordinary requests with the
 // given responses in order (then "OK"). Close it when done.
 func New(responses ...Response) *Server {
-	s := &Server{queue: append([]Response(nil), responses...), summary: DefaultSummary}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Start(s.serve, DefaultSummary, responses...)
 	return s
 }
-
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
 
 // Args are the codex command-line options (before the subcommand) that
 // point it at this server with the given model: a custom provider with
@@ -106,34 +96,6 @@ func (s *Server) Args(model string) []string {
 		"-c", p + ".request_max_retries=0", "-c", p + ".stream_max_retries=0",
 		"-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
 	}
-}
-
-// Push appends responses to the script.
-func (s *Server) Push(responses ...Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queue = append(s.queue, responses...)
-}
-
-// SetSummary sets the text compaction requests get.
-func (s *Server) SetSummary(summary string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.summary = summary
-}
-
-// Requests returns a copy of every request received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
-
-// Pending reports how many scripted responses have not been used yet.
-func (s *Server) Pending() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.queue)
 }
 
 // compactionPrompt is how Codex's summarisation request begins (its last
@@ -202,15 +164,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	isResponses := r.Method == http.MethodPost && path == "/v1/responses"
 	req.Compaction = isResponses && IsCompaction(body)
 
-	s.mu.Lock()
-	req.N = len(s.requests) + 1
-	s.requests = append(s.requests, req)
-	next, haveNext := Text("OK"), false
-	if isResponses && !req.Compaction && len(s.queue) > 0 {
-		next, s.queue, haveNext = s.queue[0], s.queue[1:], true
+	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, func(r Request) bool {
+		return isResponses && !r.Compaction
+	})
+	if !haveNext {
+		next = Text("OK")
 	}
-	summary := s.summary
-	s.mu.Unlock()
 
 	switch {
 	case r.Method == http.MethodGet && path == "/v1/models":

@@ -1,4 +1,4 @@
-package main
+package setup
 
 import (
 	"context"
@@ -19,17 +19,17 @@ import (
 // left in the repository. Each returns what it did, for --json, and the
 // line to print ("" for nothing worth saying).
 
-// gitIn runs git in the project's repository (the one git runner; the
+// Git runs git in the project's repository (the one git runner; the
 // installers in internal/install take it as a parameter).
-func gitIn(p *project.Project) install.Git {
+func Git(p *project.Project) install.Git {
 	return func(args ...string) ([]byte, error) {
 		return gitfacts.Git{Repo: p.Repo}.Run(context.Background(), args...)
 	}
 }
 
-// ledgerSample is a ledger path relative to the root, for git check-attr
+// LedgerSample is a ledger path relative to the root, for git check-attr
 // ("" for a ledger directory outside the repository).
-func ledgerSample(p *project.Project) string {
+func LedgerSample(p *project.Project) string {
 	s := p.Rel(filepath.Join(p.LedgerDir, "CONTINUITY_x.md"))
 	if filepath.IsAbs(s) {
 		return ""
@@ -78,7 +78,7 @@ func registerMergeDriver(p *project.Project, prog string) (action, msg string, e
 	if err != nil {
 		return "", "", fmt.Errorf("register the ledger merge driver in .gitattributes: %w", err)
 	}
-	git := gitIn(p)
+	git := Git(p)
 	version, _ := git("version")
 	cfg, err := install.AddMergeDriver(git, install.DriverCommand(prog, install.Labels(string(version))))
 	if err != nil {
@@ -104,7 +104,7 @@ func unregisterMergeDriver(p *project.Project) (action, msg string, err error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", "", fmt.Errorf("remove the ledger merge driver from .gitattributes: %w", err)
 	}
-	cfg, err := install.RemoveMergeDriver(gitIn(p))
+	cfg, err := install.RemoveMergeDriver(Git(p))
 	if err != nil {
 		return "", "", fmt.Errorf("remove the ledger merge driver from git config: %w", err)
 	}
@@ -127,7 +127,7 @@ func installPreCommit(p *project.Project, prog string) (action, msg string, err 
 	if p.Repo.Root == "" {
 		return "", "", errors.New("pre-commit hook: not in a git repository")
 	}
-	path, err := install.PreCommitPath(gitIn(p), p.Root)
+	path, err := install.PreCommitPath(Git(p), p.Root)
 	if err != nil {
 		return "", "", err
 	}
@@ -171,7 +171,7 @@ func removePreCommit(p *project.Project) (action, msg string, err error) {
 	if p.Repo.Root == "" {
 		return "none", "", nil
 	}
-	path, err := install.PreCommitPath(gitIn(p), p.Root)
+	path, err := install.PreCommitPath(Git(p), p.Root)
 	if err != nil {
 		return "none", "", nil // git cannot say where hooks live: nothing was installed there
 	}

@@ -1,0 +1,49 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Sample is how `continuity demo` plays a recorded Claude Code session: the
+// command a person starts it with, the hook calls the client makes around a
+// /compact, and the context its SessionStart answer injects. The demo knows
+// no Claude Code name of its own.
+type Sample struct{}
+
+// Start is what a person types to start a session.
+func (Sample) Start() string { return "claude" }
+
+// Typed is the prompt before a command typed inside a session.
+func (Sample) Typed() string { return ">" }
+
+// Private reports an environment variable the client sets for hooks, which
+// the demo's own hook calls must not see (they would write to the person's
+// session).
+func (Sample) Private(key string) bool { return key == "CLAUDE_ENV_FILE" }
+
+// Compaction returns the payloads of the hook calls the client makes around
+// a manual /compact of session id, whose transcript is in cwd: PreCompact,
+// SessionStart with source compact, then PostCompact with summary.
+func (Sample) Compaction(id, transcript, cwd, summary string) [][]byte {
+	var out [][]byte
+	for _, ev := range []map[string]string{
+		{"hook_event_name": "PreCompact", "trigger": "manual", "custom_instructions": ""},
+		{"hook_event_name": "SessionStart", "source": "compact"},
+		{"hook_event_name": "PostCompact", "trigger": "manual", "compact_summary": summary},
+	} {
+		ev["session_id"], ev["transcript_path"], ev["cwd"] = id, transcript, cwd
+		b, _ := json.Marshal(ev) // a map of strings always encodes
+		out = append(out, b)
+	}
+	return out
+}
+
+// Context is the context a SessionStart hook's output injects.
+func (Sample) Context(out []byte) (string, error) {
+	var o sessionStartOutput
+	if err := json.Unmarshal(out, &o); err != nil {
+		return "", fmt.Errorf("hook SessionStart: %w", err)
+	}
+	return o.HookSpecificOutput.AdditionalContext, nil
+}
