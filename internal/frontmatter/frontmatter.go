@@ -42,6 +42,9 @@ func Split(src []byte) (b Block, found bool, err error) {
 	}
 	text := src[off:]
 	for _, end := range []string{"---", "..."} {
+		if end == "..." && !bytes.Contains(text, []byte("...")) {
+			continue // no line can close it so: spare a second read of the whole text
+		}
 		var data []byte
 		called := false
 		format := &adrg.Format{Start: "---", End: end, Unmarshal: func(d []byte, _ any) error {

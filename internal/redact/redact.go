@@ -50,9 +50,14 @@ type Redactor struct {
 	rules []*rule
 	allow []*regexp.Regexp
 	kws   []string // every distinct keyword, lowercase
-	// pairs maps a keyword's first two bytes (lowercase) to 1 + its index
-	// in starts; starts lists the keywords beginning with each pair.
-	pairs  *[1 << 16]uint16
+	// first maps a keyword's first byte (lowercase) to 1 + its row in
+	// pairs (0: no keyword starts with it); a row maps the second byte to
+	// 1 + the index in starts of the keywords beginning with that pair.
+	// Rows exist only for the few first bytes keywords have: a table of
+	// every pair (128 KB) cost each process more page faults than its
+	// redaction.
+	first  [256]uint8
+	pairs  []*[256]uint16
 	starts [][]string
 	single [256]bool // one-byte keywords (the @ of user:password@host)
 }
@@ -97,8 +102,17 @@ type rule struct {
 var kindRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // New returns a Redactor with the built-in rules and c's extra rules and
-// allowances. It fails on a bad rule name or pattern.
+// allowances. It fails on a bad rule name or pattern. Without extra rules
+// or allowances it is the package's own, built once per process.
 func New(c Config) (*Redactor, error) {
+	if len(c.Extra) == 0 && len(c.Allow) == 0 {
+		return std(), nil
+	}
+	return build(c)
+}
+
+// build makes a Redactor from c.
+func build(c Config) (*Redactor, error) {
 	r := &Redactor{}
 	for i, x := range c.Extra {
 		if !kindRE().MatchString(x.Name) {
@@ -139,18 +153,21 @@ func New(c Config) (*Redactor, error) {
 			}
 		}
 	}
-	r.pairs = new([1 << 16]uint16)
 	for _, k := range r.kws {
 		if len(k) == 1 {
 			r.single[k[0]] = true
 			continue
 		}
-		p := uint16(k[0])<<8 | uint16(k[1])
-		if r.pairs[p] == 0 {
-			r.starts = append(r.starts, nil)
-			r.pairs[p] = uint16(len(r.starts))
+		if r.first[k[0]] == 0 {
+			r.pairs = append(r.pairs, new([256]uint16))
+			r.first[k[0]] = uint8(len(r.pairs))
 		}
-		r.starts[r.pairs[p]-1] = append(r.starts[r.pairs[p]-1], k)
+		row := r.pairs[r.first[k[0]]-1]
+		if row[k[1]] == 0 {
+			r.starts = append(r.starts, nil)
+			row[k[1]] = uint16(len(r.starts))
+		}
+		r.starts[row[k[1]]-1] = append(r.starts[row[k[1]]-1], k)
 	}
 	return r, nil
 }
@@ -158,7 +175,7 @@ func New(c Config) (*Redactor, error) {
 // std is built on first use: every hook pays for the package's start-up,
 // and most never redact.
 var std = sync.OnceValue(func() *Redactor {
-	r, err := New(Config{})
+	r, err := build(Config{})
 	if err != nil {
 		panic(err)
 	}
@@ -318,7 +335,11 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 		if i+1 == len(s) {
 			break
 		}
-		x := r.pairs[uint16(fold[s[i]])<<8|uint16(fold[s[i+1]])]
+		f := r.first[fold[s[i]]]
+		if f == 0 {
+			continue
+		}
+		x := r.pairs[f-1][fold[s[i+1]]]
 		if x == 0 {
 			continue
 		}

@@ -51,3 +51,43 @@ func TestUpdateNoSync(t *testing.T) {
 		}
 	}
 }
+
+// An unsynced write makes no temp dir under the lock dir (its temporary
+// file goes beside the target), and still removes what a killed synced
+// writer of the same target left there.
+func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
+	dir := t.TempDir()
+	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
+	path := filepath.Join(dir, "state.json")
+	set := func(s string) func([]byte) ([]byte, error) {
+		return func([]byte) ([]byte, error) { return []byte(s), nil }
+	}
+	if err := safefile.Update(path, opts, set("a")); err != nil {
+		t.Fatal(err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*")); len(tmp) != 0 {
+		t.Fatalf("temp dirs %v made for an unsynced write", tmp)
+	}
+	synced := opts
+	synced.NoSync = false
+	if err := safefile.Update(path, synced, set("b")); err != nil {
+		t.Fatal(err)
+	}
+	tmp, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*"))
+	if len(tmp) != 1 {
+		t.Fatalf("temp dirs %v after a synced write, want one", tmp)
+	}
+	left := filepath.Join(tmp[0], ".state.json4242")
+	if err := os.WriteFile(left, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := safefile.Update(path, opts, set("c")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("leftover %s kept (%v)", left, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "c" {
+		t.Errorf("content %q, want c", got)
+	}
+}

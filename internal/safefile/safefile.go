@@ -345,8 +345,13 @@ func begin(path string, opts Options) (*writer, error) {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	tmp := filepath.Join(opts.LockDir, "tmp", id)
-	if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
-		w.tmpDir = tmp
+	// An unsynced write puts its temporary file beside the target
+	// (replaceNoSync): it needs no temp dir of its own, and making one is
+	// a new inode per target on every first write (a hook's session state).
+	if !opts.NoSync {
+		if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
+			w.tmpDir = tmp
+		}
 	}
 	w.removeLeftovers(tmp)
 	return w, nil
