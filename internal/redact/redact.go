@@ -327,7 +327,9 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 	}
 	// One pass finds every keyword: a table of first byte pairs, then a
 	// comparison of the few keywords starting with that pair.
-	hits := make(map[string][]int, len(r.kws))
+	// No size hint: most texts hit a few keywords, and a table sized for
+	// all of them is pages of memory every call.
+	hits := map[string][]int{}
 	for i := 0; i < len(s); i++ {
 		if r.single[s[i]] {
 			hits[s[i:i+1]] = append(hits[s[i:i+1]], i)

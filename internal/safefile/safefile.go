@@ -370,15 +370,21 @@ func (w *writer) removeLeftovers(tmp string) {
 			_ = os.Remove(filepath.Join(tmp, e.Name()))
 		}
 	}
+	// Names only, unsorted: the directory may hold hundreds of files (local
+	// state's sessions), and this runs on every write.
 	prefix := "." + filepath.Base(w.target)
-	ents, err := os.ReadDir(w.dir)
+	d, err := os.Open(w.dir)
 	if err != nil {
 		return
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if e.Type().IsRegular() && len(name) > len(prefix) && strings.HasPrefix(name, prefix) && allDigits(name[len(prefix):]) {
-			_ = os.Remove(filepath.Join(w.dir, name))
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		if len(name) > len(prefix) && strings.HasPrefix(name, prefix) && allDigits(name[len(prefix):]) {
+			path := filepath.Join(w.dir, name)
+			if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+				_ = os.Remove(path)
+			}
 		}
 	}
 }
