@@ -91,3 +91,31 @@ func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
 		t.Errorf("content %q, want c", got)
 	}
 }
+
+// What an unsynced writer killed mid-write leaves (its one temporary name)
+// is removed by the next unsynced write, and the directory is not listed
+// for others: a file of another target's pattern stays.
+func TestUpdateNoSyncLeftover(t *testing.T) {
+	dir := t.TempDir()
+	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
+	path := filepath.Join(dir, "s.json")
+	left := filepath.Join(dir, ".s.json0")
+	other := filepath.Join(dir, ".t.json123")
+	for _, f := range []string{left, other} {
+		if err := os.WriteFile(f, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := safefile.Update(path, opts, func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("leftover %s kept (%v)", left, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another target's file removed: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "x" {
+		t.Errorf("content %q", got)
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -318,6 +317,7 @@ type writer struct {
 	dir    string // filepath.Dir(target)
 	tmpDir string // per-target temp dir under LockDir, "" when unusable
 	lock   *flock.Flock
+	noSync bool // writes go through noSyncTemp, never renameio's names
 }
 
 func begin(path string, opts Options) (*writer, error) {
@@ -338,6 +338,7 @@ func begin(path string, opts Options) (*writer, error) {
 	id := hex.EncodeToString(sum[:16])
 	w := &writer{
 		target: target,
+		noSync: opts.NoSync,
 		dir:    filepath.Dir(target),
 		lock:   flock.New(filepath.Join(opts.LockDir, id+".lock"), flock.SetPermissions(0o600)),
 	}
@@ -370,8 +371,14 @@ func (w *writer) removeLeftovers(tmp string) {
 			_ = os.Remove(filepath.Join(tmp, e.Name()))
 		}
 	}
-	// Names only, unsorted: the directory may hold hundreds of files (local
-	// state's sessions), and this runs on every write.
+	if w.noSync {
+		// An unsynced writer only ever leaves noSyncTemp, and a target
+		// written unsynced (local state: a session's file among hundreds)
+		// is never written synced, so nothing else can be left: no listing.
+		_ = os.Remove(w.noSyncTemp())
+		return
+	}
+	// Names only, unsorted: the directory may hold many files.
 	prefix := "." + filepath.Base(w.target)
 	d, err := os.Open(w.dir)
 	if err != nil {
@@ -425,27 +432,20 @@ func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) err
 }
 
 // replaceNoSync is replace without fsync: a temporary file beside the
-// target (named as renameio names them, so removeLeftovers finds it after a
-// crash) renamed over it. A new file gets newFilePerm less the umask; an
+// target (noSyncTemp, which removeLeftovers removes after a crash) put in
+// its place. A new file gets newFilePerm less the umask; an
 // existing one keeps its permission bits.
 func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	perm := newFilePerm // less the umask, applied by open(2)
 	if was != nil {
 		perm = was.Mode().Perm()
 	}
-	var f *os.File
-	var err error
-	for range 100 {
-		tmp := filepath.Join(w.dir, "."+filepath.Base(w.target)+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
+	tmp := w.noSyncTemp()
+	_ = os.Remove(tmp) // under the lock, never another writer's
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
 	_, err = f.Write(data)
 	if err == nil && was != nil {
@@ -458,6 +458,15 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 		return err
 	}
 	return install(tmp, w.target, was)
+}
+
+// noSyncTemp is the one temporary name an unsynced write of the target
+// uses, beside it: "." + base + "0", a name removeLeftovers of a synced
+// writer also recognises. Writers of a target hold its lock, so one name
+// is enough, and a writer killed mid-write leaves that name, which the
+// next one removes without listing the directory.
+func (w *writer) noSyncTemp() string {
+	return filepath.Join(w.dir, "."+filepath.Base(w.target)+"0")
 }
 
 func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {
