@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,7 +184,9 @@ func (p *proc) measureRSS() (int64, error) {
 }
 
 // alternate runs each process once per round, rounds times, so that noise
-// from the machine falls on all of them alike.
+// from the machine falls on all of them alike; in a new order each round,
+// so that none always runs right after the same other one (a process that
+// follows one running the same code finds it warm in the CPU's caches).
 func alternate(rounds int, ps ...*proc) error {
 	for _, p := range ps { // warm the page cache and the binaries
 		if err := p.once(); err != nil {
@@ -191,8 +194,11 @@ func alternate(rounds int, ps ...*proc) error {
 		}
 		p.runs = nil
 	}
+	order := slices.Clone(ps)
+	rng := rand.New(rand.NewPCG(7, uint64(len(ps))))
 	for range rounds {
-		for _, p := range ps {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, p := range order {
 			if err := p.once(); err != nil {
 				return err
 			}
@@ -315,7 +321,7 @@ func run(c config, w io.Writer) error {
 	n := 0
 	compact.reset = func() error {
 		n++
-		compact.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: fmt.Sprintf("compact-%d-%d", os.Getpid(), n), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
+		compact.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(1, n), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 		return nil
 	}
 	hdir := filepath.Join(repoT, "thoughts", "shared", "handoffs", activeStream)
@@ -333,7 +339,7 @@ func run(c config, w io.Writer) error {
 		m := 0
 		before.reset = func() error {
 			m++
-			before.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: fmt.Sprintf("before-%d-%d", os.Getpid(), m), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
+			before.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(2, m), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 			return nil
 		}
 		procs = append(procs, before)
@@ -451,14 +457,15 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 		return nil, writeTranscript(modRoot, filepath.Join(tmp, "transcript.jsonl"), c.size)
 	}
 
-	// The session start: a fresh agent session each run, as after a start-up.
+	// The session start: a fresh agent session each run, as after a start-up
+	// (each process its own sessions: kind).
 	startName := eventName(host.Start)
-	startProc := func(name, bin, repo string) *proc {
+	startProc := func(name, bin, repo string, kind int) *proc {
 		p := &proc{name: name, argv: hookArgv(bin), dir: repo, env: env}
 		n := 0
 		p.reset = func() error {
 			n++
-			p.stdin = payload(host.Event{Kind: host.Start, SessionID: fmt.Sprintf("bench-%d-%d", os.Getpid(), n),
+			p.stdin = payload(host.Event{Kind: host.Start, SessionID: sessionID(kind, n),
 				Transcript: "/nonexistent.jsonl", Cwd: repo, Source: "startup"})
 			return nil
 		}
@@ -475,13 +482,13 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 	// The same binary doing nothing: what every start of it costs (the
 	// linked libraries' own start-up), the floor a hook is held to.
 	version := &proc{name: "continuity version (the binary's own start)", argv: []string{bin, "version"}, dir: repo2k, env: env}
-	start2k := startProc(startName+", 50 ledgers, 2,000 handoffs", bin, repo2k)
-	start10k := startProc(startName+", 50 ledgers, 10,000 handoffs", bin, repo10k)
+	start2k := startProc(startName+", 50 ledgers, 2,000 handoffs", bin, repo2k, 3)
+	start10k := startProc(startName+", 50 ledgers, 10,000 handoffs", bin, repo10k, 5)
 	procs := []*proc{baseline, version, start2k, start10k}
 	var oldVersion, oldStart *proc
 	if old != "" {
 		oldVersion = &proc{name: "continuity version, before", argv: []string{old, "version"}, dir: repo2k, env: env}
-		oldStart = startProc(startName+", 2,000 handoffs, before", old, repo2k)
+		oldStart = startProc(startName+", 2,000 handoffs, before", old, repo2k, 6)
 		procs = append(procs, oldVersion, oldStart)
 	}
 	logf("%s: %d runs each, alternating", startName, c.runs)
@@ -555,7 +562,7 @@ func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []strin
 	if err != nil {
 		return nil, err
 	}
-	id := fmt.Sprintf("turns-%d", os.Getpid())
+	id := sessionID(4, 0)
 	state := filepath.Join(repo, ".git", "continuity", "transcripts")
 	turn := &proc{name: eventName(host.TurnEnd) + " (checkpoint), " + mb + " + a turn of 50 KB", argv: hookArgv(bin), dir: repo, env: env,
 		stdin: payload(host.Event{Kind: host.TurnEnd, SessionID: id, Transcript: path, Cwd: repo}),
@@ -582,6 +589,12 @@ func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []strin
 		return nil, err
 	}
 	return []row{{p: version}, {p: turn, ratio: ratio(turn, version, "version")}}, nil
+}
+
+// sessionID is the id of the agent session n of kind k in this run, shaped
+// as hosts shape theirs (a UUID).
+func sessionID(k, n int) string {
+	return fmt.Sprintf("%08x-%04x-4000-8000-%012x", os.Getpid(), k, n)
 }
 
 func copyFile(from, to string) error {

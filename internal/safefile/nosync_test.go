@@ -53,42 +53,24 @@ func TestUpdateNoSync(t *testing.T) {
 }
 
 // An unsynced write makes no temp dir under the lock dir (its temporary
-// file goes beside the target), and still removes what a killed synced
-// writer of the same target left there.
+// file goes beside the target) and, for a new target, no lock file of its
+// own: the writes of a directory share one.
 func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
 	dir := t.TempDir()
 	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
-	path := filepath.Join(dir, "state.json")
-	set := func(s string) func([]byte) ([]byte, error) {
-		return func([]byte) ([]byte, error) { return []byte(s), nil }
-	}
-	if err := safefile.Update(path, opts, set("a")); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"a.json", "b.json", "c.json"} {
+		if err := safefile.Update(filepath.Join(dir, name), opts, func([]byte) ([]byte, error) { return []byte(name), nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != name {
+			t.Errorf("%s holds %q", name, got)
+		}
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*")); len(tmp) != 0 {
-		t.Fatalf("temp dirs %v made for an unsynced write", tmp)
+		t.Errorf("temp dirs %v made for unsynced writes", tmp)
 	}
-	synced := opts
-	synced.NoSync = false
-	if err := safefile.Update(path, synced, set("b")); err != nil {
-		t.Fatal(err)
-	}
-	tmp, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*"))
-	if len(tmp) != 1 {
-		t.Fatalf("temp dirs %v after a synced write, want one", tmp)
-	}
-	left := filepath.Join(tmp[0], ".state.json4242")
-	if err := os.WriteFile(left, []byte("half"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := safefile.Update(path, opts, set("c")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(left); !os.IsNotExist(err) {
-		t.Errorf("leftover %s kept (%v)", left, err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "c" {
-		t.Errorf("content %q, want c", got)
+	if locks, _ := filepath.Glob(filepath.Join(opts.LockDir, "*.lock")); len(locks) != 1 {
+		t.Errorf("lock files %v for three targets in one directory, want one", locks)
 	}
 }
 

@@ -52,7 +52,9 @@ type Options struct {
 	// NoSync skips fsync in Update: the replace stays atomic for readers and
 	// writers, but a crash may lose it (the file is then its old version,
 	// or empty). For local state that is cheap to lose and written on a
-	// latency-critical path; a person's files are always synced.
+	// latency-critical path; a person's files are always synced. Unsynced
+	// writes lock their target's directory, not the target: a target must
+	// be written either always with NoSync or always without.
 	NoSync bool
 }
 
@@ -336,11 +338,21 @@ func begin(path string, opts Options) (*writer, error) {
 	}
 	sum := sha256.Sum256([]byte(target))
 	id := hex.EncodeToString(sum[:16])
+	lockID := id
+	if opts.NoSync {
+		// Unsynced writes (local state: a small file per agent session)
+		// lock their directory, not each file: a session's first write
+		// would otherwise create a lock file of its own (a new inode, on
+		// the path of every session start) and leave it for good. A
+		// target is written either always synced or always unsynced.
+		d := sha256.Sum256([]byte(filepath.Dir(target)))
+		lockID = "d" + hex.EncodeToString(d[:16])
+	}
 	w := &writer{
 		target: target,
 		noSync: opts.NoSync,
 		dir:    filepath.Dir(target),
-		lock:   flock.New(filepath.Join(opts.LockDir, id+".lock"), flock.SetPermissions(0o600)),
+		lock:   flock.New(filepath.Join(opts.LockDir, lockID+".lock"), flock.SetPermissions(0o600)),
 	}
 	if err := w.lock.Lock(); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
@@ -366,17 +378,18 @@ func (w *writer) unlock() {
 // target: everything in its own temp dir, and "." + base + digits (renameio's
 // naming) beside the target. Failures are ignored; a later writer retries.
 func (w *writer) removeLeftovers(tmp string) {
-	if ents, err := os.ReadDir(tmp); err == nil {
-		for _, e := range ents {
-			_ = os.Remove(filepath.Join(tmp, e.Name()))
-		}
-	}
 	if w.noSync {
 		// An unsynced writer only ever leaves noSyncTemp, and a target
 		// written unsynced (local state: a session's file among hundreds)
 		// is never written synced, so nothing else can be left: no listing.
+		// (The temp dir is a synced writer's, under the target's own lock.)
 		_ = os.Remove(w.noSyncTemp())
 		return
+	}
+	if ents, err := os.ReadDir(tmp); err == nil {
+		for _, e := range ents {
+			_ = os.Remove(filepath.Join(tmp, e.Name()))
+		}
 	}
 	// Names only, unsorted: the directory may hold many files.
 	prefix := "." + filepath.Base(w.target)
