@@ -567,15 +567,7 @@ func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []strin
 	turn := &proc{name: eventName(host.TurnEnd) + " (checkpoint), " + mb + " + a turn of 50 KB", argv: hookArgv(bin), dir: repo, env: env,
 		stdin: payload(host.Event{Kind: host.TurnEnd, SessionID: id, Transcript: path, Cwd: repo}),
 		reset: func() error {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-			if err != nil {
-				return err
-			}
-			if err := sw.Turn(f, turnBytes); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
+			return writeFile(path, os.O_WRONLY|os.O_APPEND, func(w io.Writer) error { return sw.Turn(w, turnBytes) })
 		},
 		check: func([]byte) error {
 			if ents, err := os.ReadDir(state); err != nil || len(ents) == 0 {

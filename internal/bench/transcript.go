@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 
@@ -37,11 +38,16 @@ func writeTranscript(modRoot, path string, size int64) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	return writeFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, func(w io.Writer) error { return sw.Write(w, size) })
+}
+
+// writeFile opens path with flag, lets fn write to it and closes it.
+func writeFile(path string, flag int, fn func(io.Writer) error) error {
+	f, err := os.OpenFile(path, flag, 0o644)
 	if err != nil {
 		return err
 	}
-	if err := sw.Write(f, size); err != nil {
+	if err := fn(f); err != nil {
 		f.Close()
 		return err
 	}
