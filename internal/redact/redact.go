@@ -50,14 +50,14 @@ type Redactor struct {
 	rules []*rule
 	allow []*regexp.Regexp
 	kws   []string // every distinct keyword, lowercase
-	// first maps a keyword's first byte (lowercase) to 1 + its row in
-	// pairs (0: no keyword starts with it); a row maps the second byte to
-	// 1 + the index in starts of the keywords beginning with that pair.
-	// Rows exist only for the few first bytes keywords have: a table of
-	// every pair (128 KB) cost each process more page faults than its
-	// redaction.
+	// first maps a keyword's first byte (lowercase) to its row in pairs
+	// (0: no keyword starts with it; row 0 is all zero); entry second byte
+	// of a row is 1 + the index in starts of the keywords beginning with
+	// that pair. Rows exist only for the few first bytes keywords have: a
+	// table of every pair (128 KB) cost each process more page faults than
+	// its redaction.
 	first  [256]uint8
-	pairs  []*[256]uint16
+	pairs  []uint16 // rows of 256
 	starts [][]string
 	single [256]bool // one-byte keywords (the @ of user:password@host)
 }
@@ -158,16 +158,19 @@ func build(c Config) (*Redactor, error) {
 			r.single[k[0]] = true
 			continue
 		}
+		if len(r.pairs) == 0 {
+			r.pairs = make([]uint16, 256) // row 0: no keyword
+		}
 		if r.first[k[0]] == 0 {
-			r.pairs = append(r.pairs, new([256]uint16))
-			r.first[k[0]] = uint8(len(r.pairs))
+			r.first[k[0]] = uint8(len(r.pairs) >> 8)
+			r.pairs = append(r.pairs, make([]uint16, 256)...)
 		}
-		row := r.pairs[r.first[k[0]]-1]
-		if row[k[1]] == 0 {
+		at := int(r.first[k[0]])<<8 | int(k[1])
+		if r.pairs[at] == 0 {
 			r.starts = append(r.starts, nil)
-			row[k[1]] = uint16(len(r.starts))
+			r.pairs[at] = uint16(len(r.starts))
 		}
-		r.starts[row[k[1]]-1] = append(r.starts[row[k[1]]-1], k)
+		r.starts[r.pairs[at]-1] = append(r.starts[r.pairs[at]-1], k)
 	}
 	return r, nil
 }
@@ -337,11 +340,8 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 		if i+1 == len(s) {
 			break
 		}
-		f := r.first[fold[s[i]]]
-		if f == 0 {
-			continue
-		}
-		x := r.pairs[f-1][fold[s[i+1]]]
+		// Row 0 is all zero: one test, as with a table of every pair.
+		x := r.pairs[int(r.first[fold[s[i]]])<<8|int(fold[s[i+1]])]
 		if x == 0 {
 			continue
 		}
