@@ -113,7 +113,7 @@ func New(c Config) (*Redactor, error) {
 
 // build makes a Redactor from c.
 func build(c Config) (*Redactor, error) {
-	r := &Redactor{}
+	r := &Redactor{rules: make([]*rule, 0, len(c.Extra)+len(builtin))}
 	for i, x := range c.Extra {
 		if !kindRE().MatchString(x.Name) {
 			return nil, fmt.Errorf("redact rule %d: name %q: use lowercase letters, digits and '-'", i+1, x.Name)
@@ -144,7 +144,7 @@ func build(c Config) (*Redactor, error) {
 		}
 		r.allow = append(r.allow, re)
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, 2*len(r.rules))
 	for _, ru := range r.rules {
 		for _, k := range ru.keywords {
 			if !seen[k] {
