@@ -87,9 +87,9 @@ var continuityLike = sync.OnceValue(func() *regexp.Regexp {
 // or a markdown or YAML file (Continuous-Claude writes both) other than a
 // directory's README or index.
 func IsFile(name string) bool {
-	if handoffName().MatchString(name) {
-		return true
-	}
+	// Every name handoffName matches (continuity's own) passes the test
+	// below too, so the pattern is not compiled here: the hook checks its
+	// memo of the latest handoff with this on every session start.
 	ext := strings.ToLower(filepath.Ext(name))
 	if ext != ".md" && ext != ".yaml" && ext != ".yml" {
 		return false

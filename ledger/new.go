@@ -32,15 +32,26 @@ func New(session, goal string, now time.Time) []byte {
 	return b.Bytes()
 }
 
-// templateBody is the body a new ledger starts with, trimmed.
+// templateBody is the body a new ledger starts with, trimmed. It is read
+// from the template's text when the body holds no action (every ledger a
+// hook reads asks, and running the template costs more than the rest of
+// the question); else from a ledger New renders.
 var templateBody = sync.OnceValue(func() string {
-	src := New("x", "", time.Time{})
+	if body, ok := bodyOf([]byte(templates.Read(TemplateName))); ok && !strings.Contains(body, "{{") {
+		return body
+	}
+	body, _ := bodyOf(New("x", "", time.Time{}))
+	return body
+})
+
+// bodyOf is src's body after its front matter, trimmed.
+func bodyOf(src []byte) (string, bool) {
 	_, _, body, found, _ := splitFrontMatter(src)
 	if !found {
-		return ""
+		return "", false
 	}
-	return strings.TrimSpace(string(src[body:]))
-})
+	return strings.TrimSpace(string(src[body:])), true
+}
 
 // IsTemplateBody reports whether body is still the one a new ledger starts
 // with (whitespace aside): placeholder text, not notes anyone wrote.

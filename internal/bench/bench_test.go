@@ -48,7 +48,7 @@ func benchmarkLatest(b *testing.B, n int) {
 func BenchmarkLatest2000(b *testing.B)  { benchmarkLatest(b, 2000) }
 func BenchmarkLatest10000(b *testing.B) { benchmarkLatest(b, 10000) }
 
-// benchInput is a SessionStart input from the recorded session: a ledger
+// benchInput is a session-start input from the recorded session: a ledger
 // with some history and a handoff built from the transcript.
 func benchInput(b *testing.B) inject.Input {
 	root, err := moduleRoot()
@@ -77,7 +77,7 @@ func benchInput(b *testing.B) inject.Input {
 		Handoff: parsed, HandoffPath: "thoughts/shared/handoffs/big/x.md", Now: benchNow}
 }
 
-// BenchmarkInjectRender renders the SessionStart context.
+// BenchmarkInjectRender renders the session-start context.
 func BenchmarkInjectRender(b *testing.B) {
 	in := benchInput(b)
 	var out string
@@ -89,7 +89,7 @@ func BenchmarkInjectRender(b *testing.B) {
 	}
 }
 
-// BenchmarkHandoffParse parses the latest handoff, as SessionStart does.
+// BenchmarkHandoffParse parses the latest handoff, as the session start does.
 func BenchmarkHandoffParse(b *testing.B) {
 	in := benchInput(b)
 	body, err := handoff.Render(&handoff.Handoff{Meta: in.Handoff.Meta, Summary: "s", Goal: "g"}, "")

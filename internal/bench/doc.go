@@ -1,4 +1,4 @@
-// Command bench measures continuity as Claude Code runs it: whole processes,
+// Command bench measures continuity as an agent's client runs it (host.go names the host): whole processes,
 // a payload on stdin, against named baselines measured alternately in the
 // same run (a minimal Go program that prints "{}", `wc -l` and `jq` on the
 // same transcript). It builds the binary and the baseline, generates the
@@ -6,6 +6,6 @@
 // It reports and never asserts: a missed target prints MISSED, the exit
 // status stays 0.
 //
-//	go run ./internal/bench          # 200 runs per SessionStart case, 200 MB transcript
+//	go run ./internal/bench          # 200 runs per session-start case, 200 MB transcript
 //	go run ./internal/bench -quick   # CI: fewer runs, 20 MB transcript
 package main

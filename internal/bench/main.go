@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,9 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/host/claude"
 )
 
 // baselineSource is the floor for a hook: a Go program that reads its
@@ -33,11 +37,11 @@ func main() {
 
 // jqEdited extracts only the edited file paths, the least a transcript
 // reader has to do.
-const jqEdited = `select(.type == "assistant") | .message.content[]? | select(.type == "tool_use" and (.name == "Edit" or .name == "Write" or .name == "MultiEdit")) | .input.file_path`
+const jqEdited = claude.JQEditedPaths
 
 type config struct {
 	quick    bool
-	runs     int   // per SessionStart case
+	runs     int   // per session-start case
 	editRuns int   // ledger edits
 	scanRuns int   // per transcript case
 	size     int64 // transcript bytes
@@ -46,7 +50,7 @@ type config struct {
 	// transcriptOnly runs only the transcript cases.
 	transcriptOnly bool
 	// before is the source tree of an earlier version (e.g. from git
-	// archive): its PreCompact is timed beside this one's, in the same run.
+	// archive): timed beside this one, in the same run.
 	before string
 }
 
@@ -57,11 +61,11 @@ func main() {
 	var c config
 	var sizeMB, runs int
 	flag.BoolVar(&c.quick, "quick", false, "fewer runs and a 20 MB transcript (CI)")
-	flag.IntVar(&runs, "runs", 0, "runs per SessionStart case (default 200, 40 with -quick)")
+	flag.IntVar(&runs, "runs", 0, "runs per session-start case (default 200, 40 with -quick)")
 	flag.IntVar(&sizeMB, "mb", 0, "transcript size in MB (default 200, 20 with -quick)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
 	flag.BoolVar(&c.transcriptOnly, "transcript", false, "only the transcript cases")
-	flag.StringVar(&c.before, "before", "", "also time the PreCompact hook of the continuity source tree in this directory (an earlier version), side by side")
+	flag.StringVar(&c.before, "before", "", "also time the source tree of continuity in this directory (an earlier version): its session start, ledger edit and before-compaction hook, side by side")
 	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
 	c.runs, c.editRuns, c.scanRuns, c.size = 200, 100, 5, 200<<20
@@ -106,7 +110,7 @@ func (p *proc) once() error {
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Env = append(childEnv(), p.env...)
 	cmd.Stdin = bytes.NewReader(p.stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -164,7 +168,7 @@ func (p *proc) measureRSS() (int64, error) {
 	}
 	cmd := exec.Command(self, append([]string{rssChildFlag}, p.argv...)...)
 	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Env = append(childEnv(), p.env...)
 	cmd.Stdin = bytes.NewReader(p.stdin)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -180,7 +184,9 @@ func (p *proc) measureRSS() (int64, error) {
 }
 
 // alternate runs each process once per round, rounds times, so that noise
-// from the machine falls on all of them alike.
+// from the machine falls on all of them alike; in a new order each round,
+// so that none always runs right after the same other one (a process that
+// follows one running the same code finds it warm in the CPU's caches).
 func alternate(rounds int, ps ...*proc) error {
 	for _, p := range ps { // warm the page cache and the binaries
 		if err := p.once(); err != nil {
@@ -188,8 +194,11 @@ func alternate(rounds int, ps ...*proc) error {
 		}
 		p.runs = nil
 	}
+	order := slices.Clone(ps)
+	rng := rand.New(rand.NewPCG(7, uint64(len(ps))))
 	for range rounds {
-		for _, p := range ps {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, p := range order {
 			if err := p.once(); err != nil {
 				return err
 			}
@@ -268,10 +277,17 @@ func run(c config, w io.Writer) error {
 		return fmt.Errorf("build baseline: %v: %s", err, out)
 	}
 
-	env := []string{"CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CLAUDE_ENV_FILE=", "CONTINUITY_NOW="}
+	var env []string // childEnv is every process's
+	old := ""
+	if c.before != "" {
+		old = filepath.Join(tmp, "continuity-before")
+		if out, err := goCmd(c.before, "build", "-o", old, "./cmd/continuity"); err != nil {
+			return fmt.Errorf("build %s: %v: %s", c.before, err, out)
+		}
+	}
 	var rows []row
 	if !c.transcriptOnly {
-		r, err := runStart(c, bin, base, modRoot, tmp, env, logf)
+		r, err := runStart(c, bin, old, base, modRoot, tmp, env, logf)
 		if err != nil || c.setup != "" {
 			return err
 		}
@@ -300,11 +316,12 @@ func run(c config, w io.Writer) error {
 			}
 			return nil
 		}}
-	compact := &proc{name: "PreCompact (handoff written), " + mb, argv: []string{bin, "hook"}, dir: repoT, env: env}
+	compactName := eventName(host.BeforeCompact)
+	compact := &proc{name: compactName + " (handoff written), " + mb, argv: hookArgv(bin), dir: repoT, env: env}
 	n := 0
 	compact.reset = func() error {
 		n++
-		compact.stdin = fmt.Appendf(nil, `{"session_id":"compact-%d-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"auto"}`, os.Getpid(), n, tpath, repoT)
+		compact.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(1, n), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 		return nil
 	}
 	hdir := filepath.Join(repoT, "thoughts", "shared", "handoffs", activeStream)
@@ -317,16 +334,12 @@ func run(c config, w io.Writer) error {
 	}
 	procs := []*proc{wc, compact}
 	var before *proc
-	if c.before != "" {
-		old := filepath.Join(tmp, "continuity-before")
-		if out, err := goCmd(c.before, "build", "-o", old, "./cmd/continuity"); err != nil {
-			return fmt.Errorf("build %s: %v: %s", c.before, err, out)
-		}
-		before = &proc{name: "PreCompact before (" + filepath.Base(c.before) + "), " + mb, argv: []string{old, "hook"}, dir: repoT, env: env}
+	if old != "" {
+		before = &proc{name: compactName + " before (" + filepath.Base(c.before) + "), " + mb, argv: hookArgv(old), dir: repoT, env: env}
 		m := 0
 		before.reset = func() error {
 			m++
-			before.stdin = fmt.Appendf(nil, `{"session_id":"before-%d-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"auto"}`, os.Getpid(), m, tpath, repoT)
+			before.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(2, m), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 			return nil
 		}
 		procs = append(procs, before)
@@ -366,10 +379,16 @@ func run(c config, w io.Writer) error {
 	}
 	rows = append(rows, row{p: compact, ratio: fmt.Sprintf("max RSS %.1f MB", float64(rss)/(1<<20)), target: "< 64 MB", ok: pass(rss < 64<<20)})
 
+	turnRows, err := runTurnEnd(c, bin, modRoot, tmp, tpath, repoT, mb, env, logf)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, turnRows...)
+
 	if c.transcriptOnly {
 		fmt.Fprintf(w, "continuity bench: %d transcript runs per case\n\n", c.scanRuns)
 	} else {
-		fmt.Fprintf(w, "continuity bench: %d SessionStart runs per case, %d ledger edits, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
+		fmt.Fprintf(w, "continuity bench: %d session-start runs per case, %d ledger edits and turn ends, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tmedian\tp90\tCPU\tratio\ttarget\tresult")
@@ -421,9 +440,10 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// runStart times SessionStart (2,000 and 10,000 handoffs) against the
-// baseline, and a ledger edit; with c.setup it only generates.
-func runStart(c config, bin, base, modRoot, tmp string, env []string, logf func(string, ...any)) ([]row, error) {
+// runStart times the session start (2,000 and 10,000 handoffs) against the
+// baseline and the binary's own start, and a ledger edit; with c.setup it
+// only generates. old, when set, is an earlier binary timed beside.
+func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf func(string, ...any)) ([]row, error) {
 	logf("generating repositories (50 ledgers; 2,000 and 10,000 handoffs)")
 	repo2k, repo10k := filepath.Join(tmp, "repo-2k"), filepath.Join(tmp, "repo-10k")
 	if err := makeRepo(bin, modRoot, repo2k, 50, 2000); err != nil {
@@ -437,48 +457,68 @@ func runStart(c config, bin, base, modRoot, tmp string, env []string, logf func(
 		return nil, writeTranscript(modRoot, filepath.Join(tmp, "transcript.jsonl"), c.size)
 	}
 
-	// SessionStart: a fresh agent session each run, as after a start-up.
-	startProc := func(name, repo string) *proc {
-		p := &proc{name: name, argv: []string{bin, "hook"}, dir: repo, env: env}
+	// The session start: a fresh agent session each run, as after a start-up
+	// (each process its own sessions: kind).
+	startName := eventName(host.Start)
+	startProc := func(name, bin, repo string, kind int) *proc {
+		p := &proc{name: name, argv: hookArgv(bin), dir: repo, env: env}
 		n := 0
 		p.reset = func() error {
 			n++
-			p.stdin = fmt.Appendf(nil, `{"session_id":"bench-%d-%d","transcript_path":"/nonexistent.jsonl","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, os.Getpid(), n, repo)
+			p.stdin = payload(host.Event{Kind: host.Start, SessionID: sessionID(kind, n),
+				Transcript: "/nonexistent.jsonl", Cwd: repo, Source: "startup"})
 			return nil
 		}
 		p.check = func(out []byte) error {
-			if !bytes.Contains(out, []byte(`"additionalContext":"`)) || !bytes.Contains(out, []byte("(handoff 2026-11-22T")) {
-				return fmt.Errorf("no context or no latest handoff in %.300q", out)
+			if !bytes.Contains(out, []byte("Ship piece 7 of the auth refactor")) || !bytes.Contains(out, []byte("(handoff 2026-11-22T")) {
+				return fmt.Errorf("no ledger or no latest handoff in %.300q", out)
 			}
 			return nil
 		}
 		return p
 	}
 	baseline := &proc{name: "baseline: Go program, stdin -> {}", argv: []string{base}, dir: repo2k,
-		stdin: []byte(`{"hook_event_name":"SessionStart"}`)}
+		stdin: payload(host.Event{Kind: host.Start, SessionID: "baseline", Cwd: repo2k, Source: "startup"})}
 	// The same binary doing nothing: what every start of it costs (the
 	// linked libraries' own start-up), the floor a hook is held to.
-	version := &proc{name: "continuity version (the binary's own start)", argv: []string{bin, "version"}, dir: repo2k}
-	start2k := startProc("SessionStart, 50 ledgers, 2,000 handoffs", repo2k)
-	start10k := startProc("SessionStart, 50 ledgers, 10,000 handoffs", repo10k)
-	logf("SessionStart: %d runs each, alternating", c.runs)
-	if err := alternate(c.runs, baseline, version, start2k, start10k); err != nil {
+	version := &proc{name: "continuity version (the binary's own start)", argv: []string{bin, "version"}, dir: repo2k, env: env}
+	start2k := startProc(startName+", 50 ledgers, 2,000 handoffs", bin, repo2k, 3)
+	start10k := startProc(startName+", 50 ledgers, 10,000 handoffs", bin, repo10k, 5)
+	procs := []*proc{baseline, version, start2k, start10k}
+	var oldVersion, oldStart *proc
+	if old != "" {
+		oldVersion = &proc{name: "continuity version, before", argv: []string{old, "version"}, dir: repo2k, env: env}
+		oldStart = startProc(startName+", 2,000 handoffs, before", old, repo2k, 6)
+		procs = append(procs, oldVersion, oldStart)
+	}
+	logf("%s: %d runs each, alternating", startName, c.runs)
+	if err := alternate(c.runs, procs...); err != nil {
 		return nil, err
 	}
 
 	// A ledger edit on a 2,000-line ledger, restored before each run.
 	big := bigLedger("big", 2000)
 	bigPath := filepath.Join(repo2k, "thoughts", "ledgers", "CONTINUITY_big.md")
-	edit := &proc{name: "continuity next, 2,000-line ledger", argv: []string{bin, "next", "one more step"}, dir: repo2k,
-		env:   append(slices.Clone(env), "CONTINUITY_LEDGER=big"),
-		reset: func() error { return os.WriteFile(bigPath, big, 0o644) },
+	editProc := func(name, bin string) *proc {
+		return &proc{name: name, argv: []string{bin, "next", "one more step"}, dir: repo2k,
+			env:   append(slices.Clone(env), "CONTINUITY_LEDGER=big"),
+			reset: func() error { return os.WriteFile(bigPath, big, 0o644) },
+		}
 	}
-	version2 := &proc{name: "continuity version, beside the edit", argv: []string{bin, "version"}, dir: repo2k}
+	edit := editProc("continuity next, 2,000-line ledger", bin)
+	version2 := &proc{name: "continuity version, beside the edit", argv: []string{bin, "version"}, dir: repo2k, env: env}
+	procs = []*proc{version2, edit}
+	var oldVersion2, oldEdit *proc
+	if old != "" {
+		oldVersion2 = &proc{name: "continuity version, before, beside the edit", argv: []string{old, "version"}, dir: repo2k, env: env}
+		oldEdit = editProc("continuity next, 2,000-line ledger, before", old)
+		procs = append(procs, oldVersion2, oldEdit)
+	}
 	logf("ledger edit: %d runs, alternating with version", c.editRuns)
-	if err := alternate(c.editRuns, version2, edit); err != nil {
+	if err := alternate(c.editRuns, procs...); err != nil {
 		return nil, err
 	}
-	return []row{
+	rows := []row{
 		{p: baseline},
 		{p: version, ratio: ratio(version, baseline, "baseline")},
 		{p: start2k, ratio: ratio(start2k, version, "version"), target: "<= 1.2x version",
@@ -486,8 +526,82 @@ func runStart(c config, bin, base, modRoot, tmp string, env []string, logf func(
 		{p: start2k, ratio: ratio(start2k, baseline, "baseline")},
 		{p: start10k, ratio: ratio(start10k, start2k, "2,000 case"), target: "<= 1.3x 2,000 case",
 			ok: pass(float64(start10k.median()) <= 1.3*float64(start2k.median()))},
-		{p: version2},
-		{p: edit, ratio: ratio(edit, version2, "version"), target: "<= 2.5x version",
-			ok: pass(float64(edit.median()) <= 2.5*float64(version2.median()))},
-	}, nil
+	}
+	if old != "" {
+		rows = append(rows, row{p: oldVersion, ratio: ratio(oldVersion, baseline, "baseline")},
+			row{p: oldStart, ratio: ratio(oldStart, oldVersion, "its version") + "; " + ratio(oldStart, start2k, "this one")})
+	}
+	rows = append(rows, row{p: version2},
+		row{p: edit, ratio: ratio(edit, version2, "version"), target: "<= 2.5x version",
+			ok: pass(float64(edit.median()) <= 2.5*float64(version2.median()))})
+	if old != "" {
+		rows = append(rows, row{p: oldVersion2},
+			row{p: oldEdit, ratio: ratio(oldEdit, oldVersion2, "its version") + "; " + ratio(oldEdit, edit, "this one")})
+	}
+	return rows, nil
+}
+
+// turnBytes is about what one turn appends to the transcript before the
+// turn-end hook.
+const turnBytes = 50 << 10
+
+// runTurnEnd times the turn-end hook (a checkpoint) on the long transcript
+// after each turn appended about turnBytes, against the binary's own start.
+// The first call, untimed, reads the whole transcript; each later one only
+// the turn. A host without a turn-end event gives no rows.
+func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []string, logf func(string, ...any)) ([]row, error) {
+	if err := hasEvent(host.TurnEnd); err != nil {
+		logf("turn end: not timed: %v", err)
+		return nil, nil
+	}
+	path := filepath.Join(tmp, "transcript-turns.jsonl")
+	if err := copyFile(tpath, path); err != nil {
+		return nil, err
+	}
+	sw, err := sampleWriter(modRoot)
+	if err != nil {
+		return nil, err
+	}
+	id := sessionID(4, 0)
+	state := filepath.Join(repo, ".git", "continuity", "transcripts")
+	turn := &proc{name: eventName(host.TurnEnd) + " (checkpoint), " + mb + " + a turn of 50 KB", argv: hookArgv(bin), dir: repo, env: env,
+		stdin: payload(host.Event{Kind: host.TurnEnd, SessionID: id, Transcript: path, Cwd: repo}),
+		reset: func() error {
+			return writeFile(path, os.O_WRONLY|os.O_APPEND, func(w io.Writer) error { return sw.Turn(w, turnBytes) })
+		},
+		check: func([]byte) error {
+			if ents, err := os.ReadDir(state); err != nil || len(ents) == 0 {
+				return fmt.Errorf("no checkpoint in %s (%v)", state, err)
+			}
+			return nil
+		}}
+	version := &proc{name: "continuity version, beside the turn end", argv: []string{bin, "version"}, dir: repo, env: env}
+	logf("turn end: %d runs, alternating with version", c.editRuns)
+	if err := alternate(c.editRuns, version, turn); err != nil {
+		return nil, err
+	}
+	return []row{{p: version}, {p: turn, ratio: ratio(turn, version, "version")}}, nil
+}
+
+// sessionID is the id of the agent session n of kind k in this run, shaped
+// as hosts shape theirs (a UUID).
+func sessionID(k, n int) string {
+	return fmt.Sprintf("%08x-%04x-4000-8000-%012x", os.Getpid(), k, n)
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -7,8 +7,6 @@ package frontmatter
 import (
 	"bytes"
 	"errors"
-
-	adrg "github.com/adrg/frontmatter"
 )
 
 // ErrNotClosed reports a file that opens front matter and never closes it.
@@ -33,37 +31,18 @@ const bom = "\ufeff"
 // not open with a "---" line; then it is all body. An opening line that is
 // never closed gives ErrNotClosed with Open set.
 //
-// The delimiters are found by adrg/frontmatter, once for each closing
-// form; the YAML it hands back is located in src to give offsets.
+// The delimiters are found as adrg/frontmatter finds them (a test holds
+// the two to the same answers): lines trimmed of white space, blank lines
+// skipped before the opening one, a last line without its line break never
+// an opening one. It reads src once, in place: the library's reader copied
+// the whole file, for each closing form, for every ledger and handoff a
+// hook reads.
 func Split(src []byte) (b Block, found bool, err error) {
 	off := 0
 	if bytes.HasPrefix(src, []byte(bom)) {
 		off = len(bom)
 	}
-	text := src[off:]
-	for _, end := range []string{"---", "..."} {
-		var data []byte
-		called := false
-		format := &adrg.Format{Start: "---", End: end, Unmarshal: func(d []byte, _ any) error {
-			data, called = d, true
-			return nil
-		}}
-		rest, perr := adrg.Parse(bytes.NewReader(text), nil, format)
-		if perr != nil || !called {
-			continue
-		}
-		body := len(src) - len(rest)
-		closing := lineStart(src, body-1)
-		start := closing - len(data)
-		if start <= off || !bytes.Equal(src[start:closing], data) {
-			continue
-		}
-		c := Block{Open: lineStart(src, start-1), Start: start, End: closing, Body: body, Dots: end == "..."}
-		if !found || c.Body < b.Body {
-			b, found = c, true
-		}
-	}
-	if found {
+	if b, ok := scan(src, off); ok {
 		return b, true, nil
 	}
 	p := off
@@ -76,12 +55,49 @@ func Split(src []byte) (b Block, found bool, err error) {
 	return Block{Open: p, Start: lineEnd(src, p)}, false, ErrNotClosed
 }
 
-// lineStart returns the start of the line that holds offset i.
-func lineStart(src []byte, i int) int {
-	if i < 0 {
-		return 0
+// scan finds the front matter of src[off:]: the first non-blank line must
+// be "---"; the first line after it that is "---" or "..." closes it.
+func scan(src []byte, off int) (Block, bool) {
+	p := off
+	for {
+		l, next, last := nextLine(src, p)
+		if last {
+			return Block{}, false
+		}
+		p = next
+		t := bytes.TrimSpace(l)
+		if len(t) == 0 {
+			continue
+		}
+		if string(t) != "---" {
+			return Block{}, false
+		}
+		start := p
+		for {
+			l, next, last := nextLine(src, p)
+			closing := p
+			p = next
+			if t := string(bytes.TrimSpace(l)); t == "---" || t == "..." {
+				// Open is where the opening line starts, a byte order
+				// mark included.
+				open := bytes.LastIndexByte(src[:start-1], '\n') + 1
+				return Block{Open: open, Start: start, End: closing, Body: p, Dots: t == "..."}, true
+			}
+			if last {
+				return Block{}, false
+			}
+		}
 	}
-	return bytes.LastIndexByte(src[:i], '\n') + 1
+}
+
+// nextLine returns the line at p with its line break, where the next one
+// starts, and whether it is the last (no line break: what a reader's
+// ReadBytes returns with io.EOF, which may be empty).
+func nextLine(src []byte, p int) (line []byte, next int, last bool) {
+	if i := bytes.IndexByte(src[p:], '\n'); i >= 0 {
+		return src[p : p+i+1], p + i + 1, false
+	}
+	return src[p:], len(src), true
 }
 
 // YAML returns the front matter's YAML bytes.

@@ -50,9 +50,14 @@ type Redactor struct {
 	rules []*rule
 	allow []*regexp.Regexp
 	kws   []string // every distinct keyword, lowercase
-	// pairs maps a keyword's first two bytes (lowercase) to 1 + its index
-	// in starts; starts lists the keywords beginning with each pair.
-	pairs  *[1 << 16]uint16
+	// first maps a keyword's first byte (lowercase) to its row in pairs
+	// (0: no keyword starts with it; row 0 is all zero); entry second byte
+	// of a row is 1 + the index in starts of the keywords beginning with
+	// that pair. Rows exist only for the few first bytes keywords have: a
+	// table of every pair (128 KB) cost each process more page faults than
+	// its redaction.
+	first  [256]uint8
+	pairs  []uint16 // rows of 256
 	starts [][]string
 	single [256]bool // one-byte keywords (the @ of user:password@host)
 }
@@ -97,9 +102,18 @@ type rule struct {
 var kindRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // New returns a Redactor with the built-in rules and c's extra rules and
-// allowances. It fails on a bad rule name or pattern.
+// allowances. It fails on a bad rule name or pattern. Without extra rules
+// or allowances it is the package's own, built once per process.
 func New(c Config) (*Redactor, error) {
-	r := &Redactor{}
+	if len(c.Extra) == 0 && len(c.Allow) == 0 {
+		return std(), nil
+	}
+	return build(c)
+}
+
+// build makes a Redactor from c.
+func build(c Config) (*Redactor, error) {
+	r := &Redactor{rules: make([]*rule, 0, len(c.Extra)+len(builtin))}
 	for i, x := range c.Extra {
 		if !kindRE().MatchString(x.Name) {
 			return nil, fmt.Errorf("redact rule %d: name %q: use lowercase letters, digits and '-'", i+1, x.Name)
@@ -130,7 +144,7 @@ func New(c Config) (*Redactor, error) {
 		}
 		r.allow = append(r.allow, re)
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, 2*len(r.rules))
 	for _, ru := range r.rules {
 		for _, k := range ru.keywords {
 			if !seen[k] {
@@ -139,18 +153,24 @@ func New(c Config) (*Redactor, error) {
 			}
 		}
 	}
-	r.pairs = new([1 << 16]uint16)
 	for _, k := range r.kws {
 		if len(k) == 1 {
 			r.single[k[0]] = true
 			continue
 		}
-		p := uint16(k[0])<<8 | uint16(k[1])
-		if r.pairs[p] == 0 {
-			r.starts = append(r.starts, nil)
-			r.pairs[p] = uint16(len(r.starts))
+		if len(r.pairs) == 0 {
+			r.pairs = make([]uint16, 256) // row 0: no keyword
 		}
-		r.starts[r.pairs[p]-1] = append(r.starts[r.pairs[p]-1], k)
+		if r.first[k[0]] == 0 {
+			r.first[k[0]] = uint8(len(r.pairs) >> 8)
+			r.pairs = append(r.pairs, make([]uint16, 256)...)
+		}
+		at := int(r.first[k[0]])<<8 | int(k[1])
+		if r.pairs[at] == 0 {
+			r.starts = append(r.starts, nil)
+			r.pairs[at] = uint16(len(r.starts))
+		}
+		r.starts[r.pairs[at]-1] = append(r.starts[r.pairs[at]-1], k)
 	}
 	return r, nil
 }
@@ -158,7 +178,7 @@ func New(c Config) (*Redactor, error) {
 // std is built on first use: every hook pays for the package's start-up,
 // and most never redact.
 var std = sync.OnceValue(func() *Redactor {
-	r, err := New(Config{})
+	r, err := build(Config{})
 	if err != nil {
 		panic(err)
 	}
@@ -310,7 +330,9 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 	}
 	// One pass finds every keyword: a table of first byte pairs, then a
 	// comparison of the few keywords starting with that pair.
-	hits := make(map[string][]int, len(r.kws))
+	// No size hint: most texts hit a few keywords, and a table sized for
+	// all of them is pages of memory every call.
+	hits := map[string][]int{}
 	for i := 0; i < len(s); i++ {
 		if r.single[s[i]] {
 			hits[s[i:i+1]] = append(hits[s[i:i+1]], i)
@@ -318,7 +340,8 @@ func (r *Redactor) findOnce(s string, nested bool) []Finding {
 		if i+1 == len(s) {
 			break
 		}
-		x := r.pairs[uint16(fold[s[i]])<<8|uint16(fold[s[i+1]])]
+		// Row 0 is all zero: one test, as with a table of every pair.
+		x := r.pairs[int(r.first[fold[s[i]]])<<8|int(fold[s[i+1]])]
 		if x == 0 {
 			continue
 		}

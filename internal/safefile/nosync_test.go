@@ -51,3 +51,53 @@ func TestUpdateNoSync(t *testing.T) {
 		}
 	}
 }
+
+// An unsynced write makes no temp dir under the lock dir (its temporary
+// file goes beside the target) and, for a new target, no lock file of its
+// own: the writes of a directory share one.
+func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
+	dir := t.TempDir()
+	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
+	for _, name := range []string{"a.json", "b.json", "c.json"} {
+		if err := safefile.Update(filepath.Join(dir, name), opts, func([]byte) ([]byte, error) { return []byte(name), nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != name {
+			t.Errorf("%s holds %q", name, got)
+		}
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*")); len(tmp) != 0 {
+		t.Errorf("temp dirs %v made for unsynced writes", tmp)
+	}
+	if locks, _ := filepath.Glob(filepath.Join(opts.LockDir, "*.lock")); len(locks) != 1 {
+		t.Errorf("lock files %v for three targets in one directory, want one", locks)
+	}
+}
+
+// What an unsynced writer killed mid-write leaves (its one temporary name)
+// is removed by the next unsynced write, and the directory is not listed
+// for others: a file of another target's pattern stays.
+func TestUpdateNoSyncLeftover(t *testing.T) {
+	dir := t.TempDir()
+	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
+	path := filepath.Join(dir, "s.json")
+	left := filepath.Join(dir, ".s.json0")
+	other := filepath.Join(dir, ".t.json123")
+	for _, f := range []string{left, other} {
+		if err := os.WriteFile(f, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := safefile.Update(path, opts, func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("leftover %s kept (%v)", left, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another target's file removed: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "x" {
+		t.Errorf("content %q", got)
+	}
+}

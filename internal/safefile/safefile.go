@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,7 +52,9 @@ type Options struct {
 	// NoSync skips fsync in Update: the replace stays atomic for readers and
 	// writers, but a crash may lose it (the file is then its old version,
 	// or empty). For local state that is cheap to lose and written on a
-	// latency-critical path; a person's files are always synced.
+	// latency-critical path; a person's files are always synced. Unsynced
+	// writes lock their target's directory, not the target: a target must
+	// be written either always with NoSync or always without.
 	NoSync bool
 }
 
@@ -318,6 +319,7 @@ type writer struct {
 	dir    string // filepath.Dir(target)
 	tmpDir string // per-target temp dir under LockDir, "" when unusable
 	lock   *flock.Flock
+	noSync bool // writes go through noSyncTemp, never renameio's names
 }
 
 func begin(path string, opts Options) (*writer, error) {
@@ -336,17 +338,33 @@ func begin(path string, opts Options) (*writer, error) {
 	}
 	sum := sha256.Sum256([]byte(target))
 	id := hex.EncodeToString(sum[:16])
+	lockID := id
+	if opts.NoSync {
+		// Unsynced writes (local state: a small file per agent session)
+		// lock their directory, not each file: a session's first write
+		// would otherwise create a lock file of its own (a new inode, on
+		// the path of every session start) and leave it for good. A
+		// target is written either always synced or always unsynced.
+		d := sha256.Sum256([]byte(filepath.Dir(target)))
+		lockID = "d" + hex.EncodeToString(d[:16])
+	}
 	w := &writer{
 		target: target,
+		noSync: opts.NoSync,
 		dir:    filepath.Dir(target),
-		lock:   flock.New(filepath.Join(opts.LockDir, id+".lock"), flock.SetPermissions(0o600)),
+		lock:   flock.New(filepath.Join(opts.LockDir, lockID+".lock"), flock.SetPermissions(0o600)),
 	}
 	if err := w.lock.Lock(); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	tmp := filepath.Join(opts.LockDir, "tmp", id)
-	if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
-		w.tmpDir = tmp
+	// An unsynced write puts its temporary file beside the target
+	// (replaceNoSync): it needs no temp dir of its own, and making one is
+	// a new inode per target on every first write (a hook's session state).
+	if !opts.NoSync {
+		if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
+			w.tmpDir = tmp
+		}
 	}
 	w.removeLeftovers(tmp)
 	return w, nil
@@ -360,20 +378,33 @@ func (w *writer) unlock() {
 // target: everything in its own temp dir, and "." + base + digits (renameio's
 // naming) beside the target. Failures are ignored; a later writer retries.
 func (w *writer) removeLeftovers(tmp string) {
+	if w.noSync {
+		// An unsynced writer only ever leaves noSyncTemp, and a target
+		// written unsynced (local state: a session's file among hundreds)
+		// is never written synced, so nothing else can be left: no listing.
+		// (The temp dir is a synced writer's, under the target's own lock.)
+		_ = os.Remove(w.noSyncTemp())
+		return
+	}
 	if ents, err := os.ReadDir(tmp); err == nil {
 		for _, e := range ents {
 			_ = os.Remove(filepath.Join(tmp, e.Name()))
 		}
 	}
+	// Names only, unsorted: the directory may hold many files.
 	prefix := "." + filepath.Base(w.target)
-	ents, err := os.ReadDir(w.dir)
+	d, err := os.Open(w.dir)
 	if err != nil {
 		return
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if e.Type().IsRegular() && len(name) > len(prefix) && strings.HasPrefix(name, prefix) && allDigits(name[len(prefix):]) {
-			_ = os.Remove(filepath.Join(w.dir, name))
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		if len(name) > len(prefix) && strings.HasPrefix(name, prefix) && allDigits(name[len(prefix):]) {
+			path := filepath.Join(w.dir, name)
+			if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+				_ = os.Remove(path)
+			}
 		}
 	}
 }
@@ -414,27 +445,20 @@ func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) err
 }
 
 // replaceNoSync is replace without fsync: a temporary file beside the
-// target (named as renameio names them, so removeLeftovers finds it after a
-// crash) renamed over it. A new file gets newFilePerm less the umask; an
+// target (noSyncTemp, which removeLeftovers removes after a crash) put in
+// its place. A new file gets newFilePerm less the umask; an
 // existing one keeps its permission bits.
 func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	perm := newFilePerm // less the umask, applied by open(2)
 	if was != nil {
 		perm = was.Mode().Perm()
 	}
-	var f *os.File
-	var err error
-	for range 100 {
-		tmp := filepath.Join(w.dir, "."+filepath.Base(w.target)+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
+	tmp := w.noSyncTemp()
+	_ = os.Remove(tmp) // under the lock, never another writer's
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
 	_, err = f.Write(data)
 	if err == nil && was != nil {
@@ -447,6 +471,15 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 		return err
 	}
 	return install(tmp, w.target, was)
+}
+
+// noSyncTemp is the one temporary name an unsynced write of the target
+// uses, beside it: "." + base + "0", a name removeLeftovers of a synced
+// writer also recognises. Writers of a target hold its lock, so one name
+// is enough, and a writer killed mid-write leaves that name, which the
+// next one removes without listing the directory.
+func (w *writer) noSyncTemp() string {
+	return filepath.Join(w.dir, "."+filepath.Base(w.target)+"0")
 }
 
 func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {

@@ -3,6 +3,8 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/continuity-md/continuity/internal/host"
 )
 
 // Sample is how `continuity demo` plays a recorded Claude Code session: the
@@ -27,13 +29,16 @@ func (Sample) Private(key string) bool { return key == "CLAUDE_ENV_FILE" }
 // SessionStart with source compact, then PostCompact with summary.
 func (Sample) Compaction(id, transcript, cwd, summary string) [][]byte {
 	var out [][]byte
-	for _, ev := range []map[string]string{
-		{"hook_event_name": "PreCompact", "trigger": "manual", "custom_instructions": ""},
-		{"hook_event_name": "SessionStart", "source": "compact"},
-		{"hook_event_name": "PostCompact", "trigger": "manual", "compact_summary": summary},
+	for _, ev := range []host.Event{
+		{Kind: host.BeforeCompact, Trigger: "manual"},
+		{Kind: host.Start, Source: "compact"},
+		{Kind: host.AfterCompact, Trigger: "manual", Summary: summary},
 	} {
-		ev["session_id"], ev["transcript_path"], ev["cwd"] = id, transcript, cwd
-		b, _ := json.Marshal(ev) // a map of strings always encodes
+		ev.SessionID, ev.Transcript, ev.Cwd = id, transcript, cwd
+		b, err := Payload(ev)
+		if err != nil {
+			panic(err) // each kind above is one the client sends
+		}
 		out = append(out, b)
 	}
 	return out

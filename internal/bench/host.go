@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/host/claude"
+)
+
+// The bench plays one host; its payloads, event names and transcripts come
+// from the host's package, so that no host's names are written here.
+var agent host.Host = claude.Host{}
+
+// payload is the host's hook payload for ev.
+func payload(ev host.Event) []byte {
+	b, err := claude.Payload(ev)
+	if err != nil {
+		panic(err) // the kinds timed here are the ones the host has
+	}
+	return b
+}
+
+// hasEvent reports whether the host has an event of kind k (nil) or says
+// why not.
+func hasEvent(k host.Kind) error {
+	_, err := claude.Payload(host.Event{Kind: k, SessionID: "x", Cwd: "/"})
+	return err
+}
+
+// eventName is the host's own name for an event of kind k, for the table.
+func eventName(k host.Kind) string {
+	ev, err := agent.Decode(payload(host.Event{Kind: k, SessionID: "x", Cwd: "/"}))
+	if err != nil || ev.Name == "" {
+		return fmt.Sprintf("event %d", k)
+	}
+	return ev.Name
+}
+
+// hookArgv runs the binary's hook for the host.
+func hookArgv(bin string) []string { return []string{bin, "hook", "--agent", agent.Name()} }
+
+// childEnv is the environment every timed process gets: the few variables
+// a program needs, none of a host's (a session's own variables, where the
+// bench runs inside one, would send the hooks elsewhere), and continuity's
+// own cleared.
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH", "HOME", "USER", "TMPDIR", "LANG", "LC_ALL", "GOCOVERDIR":
+			env = append(env, kv)
+		}
+	}
+	return append(env, "CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CONTINUITY_NOW=")
+}
