@@ -173,7 +173,7 @@ func TestDecodePostCompactSummary(t *testing.T) {
 	}
 	for _, tc := range []struct{ path, want string }{
 		{filepath.Join(home, rel), "SUMMARY-TEXT: token.go added, app.txt patched; next the logout endpoint."},
-		{link, ""},       // a symlink in sessions/ pointing out
+		{link, ""}, // a symlink in sessions/ pointing out
 		{"/proc/self/fd/0", ""},
 		{filepath.Join(home, "sessions", "..", "..", filepath.Base(rel)), ""}, // outside $CODEX_HOME/sessions
 		{filepath.Join(recorded, "rollout.jsonl"), ""},
