@@ -78,7 +78,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+redacttest.JSONString(" "+text)))
 		}
 		tr = bytes.ReplaceAll(tr, []byte("/tmp/demo-rec/proj"), []byte(e.repo))
-		path := filepath.Join(e.outside, fmt.Sprintf("secret-%02d.jsonl", i))
+		path := filepath.Join(e.claudeDir, fmt.Sprintf("secret-%02d.jsonl", i))
 		writeFile(t, path, tr, 0o644)
 		id := fmt.Sprintf("secret-%02d", i)
 		for k := range seen {

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -102,13 +103,21 @@ func shownPath(p *project.Project, path string) string {
 	return oneLineCut(s, 80)
 }
 
-// causeOf is err's innermost reason, without the paths the layers above
-// added (the caller names the path once, redacted).
+// causeOf is why OpenRegular refused a path, without the paths its error
+// names (the caller names the path once, redacted): "is a named pipe: not
+// a regular file", "is a kernel or device file", "no such file or
+// directory".
 func causeOf(err error) string {
-	for _, target := range []error{safefile.ErrPseudoFile, safefile.ErrNotRegular} {
-		if errors.Is(err, target) {
-			return target.Error()
+	switch {
+	case errors.Is(err, safefile.ErrPseudoFile):
+		return safefile.ErrPseudoFile.Error()
+	case errors.Is(err, safefile.ErrNotRegular):
+		// "open PATH: TARGET is a named pipe: not a regular file"
+		msg := err.Error()
+		if i := strings.LastIndex(msg, " is "); i >= 0 {
+			return msg[i+1:]
 		}
+		return safefile.ErrNotRegular.Error()
 	}
 	for {
 		u := errors.Unwrap(err)
