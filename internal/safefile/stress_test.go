@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
