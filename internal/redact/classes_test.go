@@ -125,6 +125,12 @@ func TestClassAssignments(t *testing.T) {
 		{"600+ bare", "SIGNING_SECRET=" + long + " next", []string{long[:12], long[300:312], long[len(long)-12:]}, []string{" next"}},
 		{"600+ quoted", `"token": "` + long + `", "x": 1`, []string{long[len(long)-12:]}, []string{`", "x": 1`}},
 		{"600+ in JSON line", `{"content":"a\nDEPLOY_TOKEN=` + long + `\nb"}`, []string{long[len(long)-12:]}, []string{`\nb"}`}},
+		// Beside the identifiers spared below, the credentials stay caught.
+		{"signer key beside a verifier key", `skey := "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"`, []string{"AYEKFALVFGyNhPJEMzD1QIDr"}, nil},
+		{"master-key", "master-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj", []string{"AHAZQqG84qllx7HUqO"}, nil},
+		{"blob of a secret key", "secret_key = AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj", []string{"AHAZQqG84qllx7HUqO"}, nil},
+		{"token with a star", `token: "abc*Def9xy2"`, []string{"abc*Def9xy2"}, nil},
+		{"password with a star", "password = abc*Def9xy2", []string{"abc*Def9xy2"}, nil},
 	})
 	checkClean(t, "assign", []string{
 		"idempotency_key: 123e4567-e89b-12d3-a456-426614174000",
@@ -138,6 +144,13 @@ func TestClassAssignments(t *testing.T) {
 		"password: hunter",
 		"gp.sig = _SIGSEGV",
 		"DB_PASSWORD=${DB_PASSWORD}",
+		// Found on the Go standard library: ids and public keys under *key
+		// names, and a grammar rule under a token's name.
+		"Content-Type: message/external-body; charset=ISO-8859-1; blob-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0RjjBoM_Kc1UqEN2ygDxWiyCPulIhpHRPx",
+		`testSumDBVerifierKey = "localhost.localdev/sumdb+00000c67+AcTrnkbUA+TU4heY3hkjiSES/DSQniBqIeQ/YppAUtK6"`,
+		`vkey := "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"`,
+		"//	token = 1*tchar",
+		"partition_key: AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj",
 	})
 }
 
