@@ -101,7 +101,7 @@ func (a *app) register(s *setup, h host.Host, command string) (hostResult, error
 		return r, err
 	}
 	r.Settings = path
-	changed, err := editSettings(path, func(old []byte) ([]byte, bool, error) {
+	changed, err := editSettings(path, s.settingsRoot(), func(old []byte) ([]byte, bool, error) {
 		if st, err := h.Registered(old); err == nil {
 			r.Rewrote = st.Stale
 		}

@@ -105,6 +105,15 @@ type setup struct {
 	scope host.Scope
 }
 
+// settingsRoot confines the writes to a project's settings to the
+// project; the user's own settings ("" here) may live anywhere.
+func (s *setup) settingsRoot() string {
+	if s.scope == host.Project {
+		return s.p.Root
+	}
+	return ""
+}
+
 func (a *app) openSetup(o setupOptions) (*setup, error) {
 	hs, err := selectHosts(o.Agents)
 	if err != nil {
@@ -189,9 +198,11 @@ func (a *app) printSetup(res setupResult, lines []string) error {
 
 // editSettings applies edit to a settings file atomically, creating it (and
 // its directory) when missing. A file edit cannot parse is left untouched
-// and named with the line and column.
-func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (bool, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// and named with the line and column. root, when set (a project's
+// settings), confines the write: a committed symlink leading out of the
+// repository is refused, and no directory is created outside it.
+func editSettings(path, root string, edit func(old []byte) ([]byte, bool, error)) (bool, error) {
+	if err := safefile.MkdirAll(filepath.Dir(path), root, 0o755); err != nil {
 		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	lockDir := filepath.Join(os.TempDir(), "continuity-locks")
@@ -199,7 +210,7 @@ func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (boo
 		lockDir = filepath.Join(p.StateDir, "locks")
 	}
 	changed := false
-	err := safefile.Update(path, safefile.Options{LockDir: lockDir}, func(old []byte) ([]byte, error) {
+	err := safefile.Update(path, safefile.Options{LockDir: lockDir, Root: root}, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
 		if err != nil {
 			return nil, settingsError(path, err)

@@ -46,7 +46,7 @@ func runUninstall(a *app, o setupOptions) error {
 		if _, err := os.Stat(r.Settings); errors.Is(err, fs.ErrNotExist) {
 			lines = append(lines, fmt.Sprintf("no hooks to remove: %s does not exist", r.Settings))
 		} else {
-			changed, err := editSettings(r.Settings, h.Unregister)
+			changed, err := editSettings(r.Settings, s.settingsRoot(), h.Unregister)
 			if err != nil {
 				return err
 			}
