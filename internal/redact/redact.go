@@ -128,6 +128,9 @@ func New(c Config) (*Redactor, error) {
 		if err != nil {
 			re = regexp.MustCompile(regexp.QuoteMeta(a))
 		}
+		if err := checkAllow(re, a); err != nil {
+			return nil, err
+		}
 		r.allow = append(r.allow, re)
 	}
 	seen := map[string]bool{}
