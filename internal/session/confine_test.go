@@ -182,3 +182,78 @@ func TestTranscriptDirUnknown(t *testing.T) {
 		t.Errorf("named by a person: %v", err)
 	}
 }
+
+// TestSubagentFilesConfined: a Claude Code session's subagent files are
+// read when they lie in the host's directory, and left out (the session's
+// own transcript still read) when their directory is a symlink leading out
+// or one of them is a FIFO.
+func TestSubagentFilesConfined(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		place func(t *testing.T, subs, outside string)
+		want  bool
+	}{
+		{"inside", func(t *testing.T, subs, outside string) {
+			if err := os.Rename(filepath.Join(outside, "agent-1.jsonl"), filepath.Join(subs, "agent-1.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"subagents a symlink out", func(t *testing.T, subs, outside string) {
+			if err := os.Remove(subs); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, subs); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a file symlinked out", func(t *testing.T, subs, outside string) {
+			if err := os.Symlink(filepath.Join(outside, "agent-1.jsonl"), filepath.Join(subs, "agent-1.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a FIFO", func(t *testing.T, subs, _ string) {
+			if err := mkfifo(filepath.Join(subs, "agent-1.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.ledger("auth", authLedger)
+			tr := r.transcript()
+			subs := filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents")
+			if err := os.MkdirAll(subs, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			outside := t.TempDir()
+			rec := `{"type":"assistant","timestamp":"2026-11-22T14:06:00Z","uuid":"sub-1","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_sub1","name":"Write","input":{"file_path":"` +
+				filepath.Join(r.dir, "src", "leak", "outside.go") + `","content":"package leak\n"}}]}}` + "\n"
+			if err := os.WriteFile(filepath.Join(outside, "agent-1.jsonl"), []byte(rec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tt.place(t, subs, outside)
+			done := make(chan struct{})
+			var w Written
+			var err error
+			go func() {
+				defer close(done)
+				w, err = WriteHandoff(r.p, r.env0(nil), preCompact(tr))
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the hook hung on a subagent file")
+			}
+			if err != nil || w.Path == "" || w.Read == "" {
+				t.Fatalf("%+v, %v", w, err)
+			}
+			h := r.read(w.Path)
+			if !strings.Contains(h, "src/auth/token.go") {
+				t.Error("the session's own transcript was not read")
+			}
+			if got := strings.Contains(h, "src/leak/outside.go"); got != tt.want {
+				t.Errorf("the subagent's file in the handoff: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
