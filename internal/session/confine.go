@@ -127,3 +127,19 @@ func causeOf(err error) string {
 		err = u
 	}
 }
+
+// refused reports whether readFacts's warnings say the transcript was
+// refused (outside the host's directory, not a regular file, a kernel
+// file): then the session's activity is unknown, not none, so a session
+// end hands off from git and the ledger and says why, instead of taking
+// the session for idle.
+func refused(warn []string) bool {
+	for _, w := range warn {
+		for _, e := range []error{ErrTranscriptOutside, safefile.ErrPseudoFile, safefile.ErrNotRegular} {
+			if strings.Contains(w, e.Error()) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -257,3 +257,24 @@ func TestSubagentFilesConfined(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionEndRefusedIsNotIdle: at a session's end, a transcript that
+// was refused says nothing of the session's activity: the handoff is
+// written from git and the ledger and the refusal said, not skipped as an
+// idle session's would be.
+func TestSessionEndRefusedIsNotIdle(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	b, err := os.ReadFile(r.transcript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(outside, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "s-end", Transcript: outside, SkipIfSame: true})
+	if w.Path == "" || err == nil || !strings.Contains(err.Error(), "outside the agent's own session directory") {
+		t.Errorf("session end, transcript refused: %+v, %v", w, err)
+	}
+}

@@ -65,7 +65,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	}
 	read := readLine(facts)
 	activity := activityHash(facts)
-	if r.SkipIfSame && idle(facts) {
+	if r.SkipIfSame && idle(facts) && !refused(warn) {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
 	var prev project.Session
