@@ -241,3 +241,35 @@ func TestHandEditedSecretsNeverPrinted(t *testing.T) {
 	}
 	t.Logf("%d secrets edited into the ledger by hand, %d leaks", len(secrets), leaks)
 }
+
+// TestHandEditedSecretsNeverPrintedByCLI writes each fake secret into the
+// ledger by hand and runs the commands that print a ledger's text (an
+// agent runs them, and their output goes into its context): show, show
+// --json, list --json, search, context. Nothing they print, on stdout or
+// stderr, may hold a piece of the secret.
+func TestHandEditedSecretsNeverPrintedByCLI(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	secrets := redacttest.Corpus(t)
+	leaks := 0
+	for _, c := range secrets {
+		text, err := json.Marshal(c.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := fmt.Sprintf("---\nsession: x\ngoal: %s\nnow: %s\nnext:\n  - %s\n---\n\n# Notes\n\nmarker-word %s\n", text, text, text, c.Text())
+		writeFile(t, e.ledger, []byte(ledger), 0o644)
+		for _, args := range [][]string{{"show", "x"}, {"show", "x", "--json"}, {"list", "--json"}, {"search", "marker-word"}, {"context"}} {
+			stdout, stderr, _, _ := runBounded(t, e, e.repo, args, nil, nil, 20*time.Second)
+			for _, p := range probes(c) {
+				for what, out := range map[string][]byte{"stdout": stdout, "stderr": stderr} {
+					if bytes.Contains(out, []byte(p)) {
+						leaks++
+						t.Errorf("%s: %q in %v's %s:\n%s", c.Name, p, args, what, out)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d secrets edited into the ledger by hand, 5 commands each, %d leaks", len(secrets), leaks)
+}

@@ -100,6 +100,8 @@ func TestClassURLs(t *testing.T) {
 		{"empty user", "redis://:Zx81q9Lm@cache:6379/0", []string{"Zx81q9Lm"}, []string{"redis://:", "@cache:6379/0"}},
 		{"scheme-less proxy", "proxy=alice:Zx81!q@proxy.example.com:3128", []string{"Zx81!q"}, []string{"alice:", "@proxy.example.com:3128"}},
 		{"go mysql dsn", `dsn := "app:Kd92ms0@tcp(db:3306)/app"`, []string{"Kd92ms0"}, []string{"@tcp(db:3306)/app"}},
+		{"sas in a JSON string", `"url": "https://acme.blob.core.windows.net/b/db.bak?sv=2022-11-02\u0026sp=rl\u0026sig=9krSs6a3r2hFHcRnC7iRFduP1N74c%2FqfDw0OZBTpwfk%3D"`,
+			[]string{"9krSs6a3r2hF", "0OZBTpwfk"}, []string{`\u0026sp=rl`}},
 	})
 	checkClean(t, "url", []string{
 		"git remote add origin git@github.com:acme/app.git",

@@ -86,10 +86,11 @@ var shapeRules = []*rule{
 	},
 	{
 		// A shared access signature's signature: the query parameter sig=
-		// of an Azure SAS URL or connection string.
+		// of an Azure SAS URL or connection string (its & escaped in HTML or
+		// in a JSON string, \u0026, too).
 		kind:     "azure-sas",
 		keywords: []string{"sig="},
-		re:       lazy(`(?:[?&;]|&amp;)sig=([A-Za-z0-9%+/=]{16,})`),
+		re:       lazy(`(?:[?&;]|&amp;|\\u0026)sig=([A-Za-z0-9%+/=]{16,})`),
 		groups:   []int{1}, back: 6, fwd: 200,
 	},
 	{
