@@ -84,6 +84,7 @@ func TestTranscriptConfined(t *testing.T) {
 		{"/proc/self/fd/0", "/proc/self/fd/0", false, false, "kernel or device file"},
 		{"a FIFO inside", fifo, false, false, "not a regular file"},
 		{"a path holding a token", secretPath, false, false, "outside"},
+		{"a path with a line break", filepath.Join(elsewhere, "a\ncontinuity hook: forged line.jsonl"), false, false, "outside"},
 		{"outside, named by a person", outside, true, true, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
