@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 
@@ -200,7 +199,7 @@ func (a *app) doctorHost(p *project.Project, h host.Host) (hostReport, []check) 
 	broken := ""       // a settings file that does not parse
 	var stale []check
 	for _, path := range files {
-		b, err := os.ReadFile(path)
+		b, err := readSettings(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -105,7 +105,7 @@ func mergeDriverChecks(p *project.Project) []check {
 			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
 			Fix:  "run `continuity init` (it keeps what is already set up)"})
 	}
-	b, _ := os.ReadFile(filepath.Join(p.Root, ".gitattributes"))
+	b, _ := readSettings(filepath.Join(p.Root, ".gitattributes"))
 	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
 	for _, l := range install.AttributesStatus(b) {
 		if l != want {

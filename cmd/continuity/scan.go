@@ -93,7 +93,7 @@ func runScan(a *app, o scanOptions) error {
 				if rel, err := filepath.Rel(a.dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 					name = rel
 				}
-				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return os.ReadFile(file) }})
+				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return readNamed(file) }})
 			}
 		}
 	default:

@@ -141,7 +141,7 @@ func (a *app) openSetup(o setupOptions) (*setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := os.ReadFile(path)
+		b, err := readSettings(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -89,7 +89,7 @@ func (a *app) registeredHosts(p *project.Project) []string {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(path)
+		b, err := readSettings(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
