@@ -166,6 +166,8 @@ func providers() []entry {
 		{"azure-client-secret", "AZURE_CLIENT_SECRET=" + s(pick(alnum, 3)+"8Q~"+pick(alnum+"_~.-", 34))},
 		{"cloudflare-origin-ca-key", "CF_ORIGIN_CA_KEY=" + s("v1.0-"+hexs(24)+"-"+hexs(146))},
 		{"mapbox-token", "MAPBOX_SECRET_TOKEN=" + s("sk.eyJ1Ijoi"+pick(b64url, 60)+"."+pick(b64url, 22))},
+		{"clojars-token", "lein deploy clojars with " + s("CLOJARS_"+pick(lower+digits, 60)) + " as the password"},
+		{"adobe-client-secret", "  - " + s("p8e-"+pick(alnum, 32))},
 	}
 }
 
