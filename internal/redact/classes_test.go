@@ -153,6 +153,8 @@ func TestClassAssignments(t *testing.T) {
 		`vkey := "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"`,
 		"//	token = 1*tchar",
 		"partition_key: AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj",
+		"bucket_key: uploads/2026/AHAZQqG84qllx7HUqO_oou5EvdYQNS3",
+		"schema-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj",
 	})
 }
 

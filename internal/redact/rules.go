@@ -417,7 +417,8 @@ func idKeyName(lname string) bool {
 	n := strings.NewReplacer("_", "", "-", "", ".", "").Replace(lname)
 	n = strings.TrimSuffix(n, "key")
 	for _, w := range []string{"blob", "cache", "sort", "partition", "primary", "foreign", "idempotency", "dedup", "dedupe",
-		"routing", "shard", "lookup", "row", "object", "verifier", "verification", "pub"} {
+		"routing", "shard", "lookup", "row", "object", "verifier", "verification", "pub",
+		"bucket", "idx", "natural", "schema", "sequence"} {
 		if strings.HasSuffix(n, w) {
 			return true
 		}

@@ -168,6 +168,12 @@ func providers() []entry {
 		{"mapbox-token", "MAPBOX_SECRET_TOKEN=" + s("sk.eyJ1Ijoi"+pick(b64url, 60)+"."+pick(b64url, 22))},
 		{"clojars-token", "lein deploy clojars with " + s("CLOJARS_"+pick(lower+digits, 60)) + " as the password"},
 		{"adobe-client-secret", "  - " + s("p8e-"+pick(alnum, 32))},
+		{"duffel-token", "Bearer-less header value " + s("duffel_test_"+pick(b64url, 43))},
+		{"easypost-key", "client = easypost.Client(" + s("EZAK"+pick(alnum, 54)) + ")"},
+		{"facebook-token", "graph call with " + s("EAAC"+pick(alnum, 160))},
+		{"flutterwave-key", "use " + s("FLWSECK_TEST-"+hexs(32)+"-X") + " in staging"},
+		{"flyio-token", "fly deploy with " + s("fo1_"+pick(b64url, 43))},
+		{"frameio-token", "frame.io " + s("fio-u-"+pick(b64url, 64))},
 	}
 }
 
