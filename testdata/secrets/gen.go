@@ -174,6 +174,21 @@ func providers() []entry {
 		{"flutterwave-key", "use " + s("FLWSECK_TEST-"+hexs(32)+"-X") + " in staging"},
 		{"flyio-token", "fly deploy with " + s("fo1_"+pick(b64url, 43))},
 		{"frameio-token", "frame.io " + s("fio-u-"+pick(b64url, 64))},
+		{"openshift-token", "oc login --token=" + s("sha256~"+pick(b64url, 43)) + " --server=https://api.ocp.acme.dev:6443"},
+		{"prefect-token", "prefect cloud login -k " + s("pnu_"+pick(alnum, 36))},
+		{"readme-token", "rdme openapi --key " + s("rdme_"+pick(lower+digits, 70))},
+		{"scalingo-token", "scalingo login --api-token " + s("tk-us-"+pick(b64url, 48))},
+		{"sendinblue-key", "brevo: " + s("xkeysib-"+hexs(64)+"-"+pick(alnum, 16))},
+		{"settlemint-token", "settlemint login " + s("sm_pat_"+pick(alnum, 16))},
+		{"shippo-token", "shippo.api_key = " + s("shippo_test_"+hexs(40))},
+		{"sourcegraph-token", "src login with " + s("sgp_"+hexs(16)+"_"+hexs(40))},
+		{"grafana-token", "grafana: " + s("eyJrIjoi"+pick(alnum, 90))},
+		{"harness-token", "harness token " + s("pat."+pick(b64url, 22)+"."+pick(alnum, 24)+"."+pick(alnum, 20))},
+		{"infracost-token", "infracost configure set api_key " + s("ico-"+pick(alnum, 32))},
+		{"intra42-secret", "42 app " + s("s-s4t2ud-"+hexs(64))},
+		{"gitlab-session", "curl -b " + s("_gitlab_session="+pick(lower+digits, 32)) + " https://gitlab.acme.dev/api/v4/user"},
+		{"typeform-token", "typeform " + s("tfp_"+pick(b64url, 59))},
+		{"square-token", "square access token " + s("EAAA"+pick(b64url, 60))},
 	}
 }
 
