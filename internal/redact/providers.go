@@ -142,6 +142,8 @@ var tokens = []token{
 	{kind: "intra42-secret", prefixes: []string{"s-s4t2ud-", "s-s4t2af-"}, re: `s-s4t2(?:ud|af)-[a-f0-9]{64}`, note: "42 School (Intra) client secrets (gitleaks intra42-client-secret)"},
 	{kind: "gitlab-session", prefixes: []string{"_gitlab_session="}, re: `_gitlab_session=[0-9a-z]{32}`, note: "GitLab session cookies (gitleaks gitlab-session-cookie)"},
 	{kind: "typeform-token", prefixes: []string{"tfp_"}, re: `tfp_[A-Za-z0-9_.=-]{59}`, note: "Typeform personal access tokens (gitleaks typeform-api-token)"},
+	{kind: "teams-webhook", prefixes: []string{"webhook.office.com/webhookb2/"}, re: `webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/[A-Za-z0-9]{32}/[a-f0-9-]{36}(?:/[A-Za-z0-9_-]+)?`,
+		left: `(?:^|[^A-Za-z0-9_-])`, note: "Microsoft Teams incoming webhook URLs, from the host on (gitleaks microsoft-teams-webhook)"},
 	{kind: "rubygems-token", prefixes: []string{"rubygems_"}, re: `rubygems_[a-f0-9]{48}`, note: "RubyGems API keys (gitleaks rubygems-api-token)"},
 	{kind: "nuget-key", prefixes: []string{"oy2"}, re: `oy2[a-z0-9]{43}`, note: "NuGet API keys",
 		valid: func(t string) bool { return hasDigit(t[3:]) }},

@@ -189,6 +189,7 @@ func providers() []entry {
 		{"gitlab-session", "curl -b " + s("_gitlab_session="+pick(lower+digits, 32)) + " https://gitlab.acme.dev/api/v4/user"},
 		{"typeform-token", "typeform " + s("tfp_"+pick(b64url, 59))},
 		{"square-token", "square access token " + s("EAAA"+pick(b64url, 60))},
+		{"teams-webhook", "curl -H 'Content-Type: application/json' -d @msg.json https://acme." + s("webhook.office.com/webhookb2/"+uuid()+"@"+uuid()+"/IncomingWebhook/"+pick(alnum, 32)+"/"+uuid())},
 	}
 }
 
