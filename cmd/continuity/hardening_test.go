@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+
+	"github.com/continuity-md/continuity/internal/host/claude"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript
@@ -35,7 +37,8 @@ type hEnv struct {
 	home       string // $HOME
 	tmp        string // $TMPDIR
 	outside    string // files outside the repository
-	transcript string // a recorded transcript, paths rewritten to repo
+	claudeDir  string // Claude Code's directory of repo's transcripts, under home
+	transcript string // a recorded transcript in claudeDir, paths rewritten to repo
 	ledger     string // repo's thoughts/ledgers/CONTINUITY_x.md
 }
 
@@ -151,7 +154,7 @@ func TestHardening(t *testing.T) {
 		{name: "payload/missing-fields", stdin: raw(`{"hook_event_name":"PreCompact"}`), stderr: `^$`,
 			check: func(t *testing.T, e *hEnv, _ []byte) { wantHandoff(t, e) }},
 		{name: "payload/no-event", stdin: pl("hook_event_name", nil), stderr: `^$`, check: noHandoff},
-		{name: "payload/unknown-event", stdin: pl("hook_event_name", "Stop"), stderr: `^$`, check: noHandoff},
+		{name: "payload/unknown-event", stdin: pl("hook_event_name", "Notification"), stderr: `^$`, check: noHandoff},
 		{name: "payload/unknown-event-debug", stdin: pl("hook_event_name", "UserPromptSubmit"), env: []string{"CONTINUITY_DEBUG=1"},
 			stderr: `^continuity hook: event "UserPromptSubmit" is not one continuity handles$`, check: noHandoff},
 		{name: "payload/invalid-utf8", stdin: func(e *hEnv) []byte {
@@ -191,24 +194,24 @@ func TestHardening(t *testing.T) {
 			}},
 
 		// Transcript paths.
-		{name: "transcript/missing", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "gone.jsonl") }),
+		{name: "transcript/missing", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "gone.jsonl") }),
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(.*no such file or directory\)$`,
 			check:  func(t *testing.T, e *hEnv, _ []byte) { wantHandoff(t, e) }},
-		{name: "transcript/directory", stdin: plWith(func(e *hEnv) string { return e.outside }),
+		{name: "transcript/directory", stdin: plWith(func(e *hEnv) string { return e.claudeDir }),
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(.*not a regular file\)$`},
 		{name: "transcript/dev-zero", stdin: plWith(func(*hEnv) string { return "/dev/zero" }),
-			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(.*/dev/zero is a kernel or device file\)$`},
-		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "fifo") }),
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/dev/zero: is a kernel or device file\)$`},
+		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "fifo") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.outside, "fifo"), 0o644); err != nil {
+				if err := syscall.Mkfifo(filepath.Join(e.claudeDir, "fifo"), 0o644); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
-			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(.*fifo is a named pipe: not a regular file\)$`},
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+/fifo: is a named pipe: not a regular file\)$`},
 		{name: "transcript/unreadable", stdin: plWith(unreadableFile),
 			setup: func(t *testing.T, e *hEnv) {
 				if os.Geteuid() != 0 {
-					if err := os.WriteFile(filepath.Join(e.outside, "secret.jsonl"), tpl, 0o000); err != nil {
+					if err := os.WriteFile(filepath.Join(e.claudeDir, "secret.jsonl"), tpl, 0o000); err != nil {
 						t.Fatal(err)
 					}
 				} else if _, err := os.ReadFile(unreadableFile(e)); err == nil {
@@ -245,9 +248,9 @@ func TestHardening(t *testing.T) {
 			}},
 		// Reading a gigabyte of zeros takes 0.3 s on an idle machine, but
 		// several seconds on this shared one under load: a wider bound.
-		{name: "transcript/1GB-sparse", limit: 30 * time.Second, heavy: true, stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "sparse.jsonl") }),
+		{name: "transcript/1GB-sparse", limit: 30 * time.Second, heavy: true, stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "sparse.jsonl") }),
 			setup: func(t *testing.T, e *hEnv) {
-				f, err := os.Create(filepath.Join(e.outside, "sparse.jsonl"))
+				f, err := os.Create(filepath.Join(e.claudeDir, "sparse.jsonl"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -259,17 +262,51 @@ func TestHardening(t *testing.T) {
 			// A gigabyte of zeros holds no record: said, and the handoff written without it.
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(not a transcript: no record recognised \(1 lines, 1073741824 bytes read\)\)$`,
 			check:  func(t *testing.T, e *hEnv, _ []byte) { wantHandoff(t, e) }},
-		{name: "transcript/symlink-etc-passwd", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "passwd.jsonl") }),
+		// A symlink in the agent's directory pointing out, and a transcript
+		// outside it: refused before they are opened, the handoff written
+		// from git and the ledger, the reason one line.
+		{name: "transcript/symlink-etc-passwd", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "passwd.jsonl") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := os.Symlink("/etc/passwd", filepath.Join(e.outside, "passwd.jsonl")); err != nil {
+				if err := os.Symlink("/etc/passwd", filepath.Join(e.claudeDir, "passwd.jsonl")); err != nil {
 					t.Fatal(err)
 				}
 			},
-			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(not a transcript: no record recognised .*\)$`, check: func(t *testing.T, e *hEnv, _ []byte) {
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+passwd.jsonl: lies outside the agent's own session directory\)$`, check: func(t *testing.T, e *hEnv, _ []byte) {
 				if h := wantHandoff(t, e); bytes.Contains(h, []byte("root:")) || bytes.Contains(h, []byte("/bin/")) {
 					t.Errorf("/etc/passwd leaked into the handoff:\n%s", h)
 				}
 			}},
+		{name: "transcript/outside", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.outside, "t.jsonl") }),
+			setup: func(t *testing.T, e *hEnv) {
+				writeFile(t, filepath.Join(e.outside, "t.jsonl"), mustRead(t, e.transcript), 0o644)
+			},
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+/outside/t.jsonl: lies outside the agent's own session directory\)$`,
+			check: func(t *testing.T, e *hEnv, _ []byte) {
+				if h := wantHandoff(t, e); bytes.Contains(h, []byte("## Files touched")) {
+					t.Errorf("the refused transcript's facts reached the handoff:\n%s", h)
+				}
+			}},
+		{name: "transcript/symlink-dir-out", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "sub", "t.jsonl") }),
+			setup: func(t *testing.T, e *hEnv) {
+				writeFile(t, filepath.Join(e.outside, "t.jsonl"), mustRead(t, e.transcript), 0o644)
+				if err := os.Symlink(e.outside, filepath.Join(e.claudeDir, "sub")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+/sub/t.jsonl: lies outside the agent's own session directory\)$`},
+		{name: "transcript/proc-self-fd-0", stdin: plWith(func(e *hEnv) string { return "/proc/self/fd/0" }),
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/proc/self/fd/0: is a kernel or device file\)$`},
+		{name: "transcript/token-in-path", stdin: plWith(func(e *hEnv) string {
+			return filepath.Join(e.outside, "ghp_"+strings.Repeat("Zx9Q", 9), "t.jsonl")
+		}),
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+\[REDACTED[^ ]*/t.jsonl: no such file or directory\)$`},
+		{name: "transcript/token-in-path-existing", stdin: plWith(func(e *hEnv) string {
+			return filepath.Join(e.outside, "ghp_"+strings.Repeat("Zx9Q", 9), "t.jsonl")
+		}),
+			setup: func(t *testing.T, e *hEnv) {
+				writeFile(t, filepath.Join(e.outside, "ghp_"+strings.Repeat("Zx9Q", 9), "t.jsonl"), mustRead(t, e.transcript), 0o644)
+			},
+			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(\S+\[REDACTED[^ ]*/t.jsonl: lies outside the agent's own session directory\)$`},
 
 		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
 			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
@@ -442,7 +479,14 @@ func newHEnvAt(t *testing.T, bin string, tpl []byte, root string) *hEnv {
 			t.Fatal(err)
 		}
 	}
-	e.transcript = filepath.Join(e.outside, "transcript.jsonl")
+	// The only place a hook reads a transcript from: the agent's own.
+	e.claudeDir = claude.Host{}.TranscriptDir(func(k string) string {
+		return map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(e.home, "claude")}[k]
+	}, e.repo)
+	if err := os.MkdirAll(e.claudeDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.transcript = filepath.Join(e.claudeDir, "transcript.jsonl")
 	writeFile(t, e.transcript, bytes.ReplaceAll(tpl, []byte("/tmp/demo-rec/proj"), []byte(e.repo)), 0o644)
 	writeFile(t, filepath.Join(e.repo, "src", "token.go"), []byte("package src\n"), 0o644)
 	for _, a := range [][]string{
@@ -467,7 +511,7 @@ func (e *hEnv) environ(extra []string) []string {
 	env := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + e.home, "TMPDIR=" + e.tmp,
 		"XDG_STATE_HOME=" + filepath.Join(e.home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(e.home, "config"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Kim", "GIT_AUTHOR_EMAIL=kim@example.com",
+		"CLAUDE_CONFIG_DIR=" + filepath.Join(e.home, "claude"), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Kim", "GIT_AUTHOR_EMAIL=kim@example.com",
 		"GIT_COMMITTER_NAME=Kim", "GIT_COMMITTER_EMAIL=kim@example.com", "CONTINUITY_NOW=2026-11-22T14:05:09Z",
 	}
 	for _, kv := range extra {
@@ -653,7 +697,7 @@ func unreadableFile(e *hEnv) string {
 	if os.Geteuid() == 0 {
 		return "/proc/sys/vm/drop_caches"
 	}
-	return filepath.Join(e.outside, "secret.jsonl")
+	return filepath.Join(e.claudeDir, "secret.jsonl")
 }
 
 func binaryLedger(t *testing.T, e *hEnv) {

@@ -61,6 +61,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "hook" && runHookFast(a, args[1:]) {
 		return 0 // a hook always exits 0
 	}
+	if printsUserText(args) {
+		o, e := &redactedOut{w: stdout}, &redactedOut{w: stderr}
+		defer o.flush()
+		defer e.flush()
+		a.out, a.errw, stdout, stderr = o, e, o, e
+	}
 	root := newRoot(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/continuity-md/continuity/internal/host/claude"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files that scripts compare with cmp")
@@ -43,14 +45,19 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_EMAIL", "kim@example.com")
 			env.Setenv("CONTINUITY_NOW", "2026-11-22T14:05:09Z")
 			env.Setenv("REPO", repo)
-			return os.MkdirAll(home, 0o755)
+			// A hook reads a transcript only where the agent keeps them:
+			// $TRANSCRIPTS is Claude Code's directory for $WORK.
+			dir := claude.Host{}.TranscriptDir(env.Getenv, env.WorkDir)
+			env.Setenv("TRANSCRIPTS", dir)
+			return os.MkdirAll(dir, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"gitrepo":  cmdGitRepo,
-			"envsubst": cmdEnvsubst,
-			"testdata": cmdTestdata,
-			"payload":  cmdPayload,
-			"replace":  cmdReplace,
+			"gitrepo":     cmdGitRepo,
+			"envsubst":    cmdEnvsubst,
+			"testdata":    cmdTestdata,
+			"payload":     cmdPayload,
+			"replace":     cmdReplace,
+			"transcripts": cmdTranscripts,
 		},
 	})
 }
@@ -88,8 +95,9 @@ func cmdEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
 
 // payload SRC DST [key=value...]: a payload recorded from the real client
 // (testdata/payloads/SRC) with cwd set to the script's current directory,
-// transcript_path to transcript.jsonl there, and the given fields set ("key=" removes one; \n
-// in a value is a newline).
+// transcript_path to transcript.jsonl in Claude Code's directory for it (as
+// the client names them; the transcripts command sets $TRANSCRIPTS to it),
+// and the given fields set ("key=" removes one; \n in a value is a newline).
 func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: payload SRC DST [key=value...]")
@@ -99,7 +107,7 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	var m map[string]any
 	ts.Check(json.Unmarshal(b, &m))
 	m["cwd"] = ts.MkAbs(".")
-	m["transcript_path"] = ts.MkAbs("transcript.jsonl")
+	m["transcript_path"] = filepath.Join(claude.Host{}.TranscriptDir(ts.Getenv, ts.MkAbs(".")), "transcript.jsonl")
 	for _, kv := range args[2:] {
 		k, v, _ := strings.Cut(kv, "=")
 		if v == "" {
@@ -111,6 +119,17 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	out, err := json.Marshal(m)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(out, '\n'), 0o644))
+}
+
+// transcripts: $TRANSCRIPTS becomes Claude Code's directory of transcripts
+// for the script's current directory (created), where a hook reads them.
+func cmdTranscripts(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 0 {
+		ts.Fatalf("usage: transcripts")
+	}
+	dir := claude.Host{}.TranscriptDir(ts.Getenv, ts.MkAbs("."))
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Setenv("TRANSCRIPTS", dir)
 }
 
 // replace OLD NEW FILE: replace every OLD with NEW in FILE ($VARS expanded in NEW).

@@ -78,7 +78,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+redacttest.JSONString(" "+text)))
 		}
 		tr = bytes.ReplaceAll(tr, []byte("/tmp/demo-rec/proj"), []byte(e.repo))
-		path := filepath.Join(e.outside, fmt.Sprintf("secret-%02d.jsonl", i))
+		path := filepath.Join(e.claudeDir, fmt.Sprintf("secret-%02d.jsonl", i))
 		writeFile(t, path, tr, 0o644)
 		id := fmt.Sprintf("secret-%02d", i)
 		for k := range seen {
@@ -240,4 +240,36 @@ func TestHandEditedSecretsNeverPrinted(t *testing.T) {
 		}
 	}
 	t.Logf("%d secrets edited into the ledger by hand, %d leaks", len(secrets), leaks)
+}
+
+// TestHandEditedSecretsNeverPrintedByCLI writes each fake secret into the
+// ledger by hand and runs the commands that print a ledger's text (an
+// agent runs them, and their output goes into its context): show, show
+// --json, list --json, search, context. Nothing they print, on stdout or
+// stderr, may hold a piece of the secret.
+func TestHandEditedSecretsNeverPrintedByCLI(t *testing.T) {
+	bin := buildBinary(t)
+	e := newHEnv(t, bin, transcriptTemplate(t))
+	secrets := redacttest.Corpus(t)
+	leaks := 0
+	for _, c := range secrets {
+		text, err := json.Marshal(c.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := fmt.Sprintf("---\nsession: x\ngoal: %s\nnow: %s\nnext:\n  - %s\n---\n\n# Notes\n\nmarker-word %s\n", text, text, text, c.Text())
+		writeFile(t, e.ledger, []byte(ledger), 0o644)
+		for _, args := range [][]string{{"show", "x"}, {"show", "x", "--json"}, {"list", "--json"}, {"search", "marker-word"}, {"context"}} {
+			stdout, stderr, _, _ := runBounded(t, e, e.repo, args, nil, nil, 20*time.Second)
+			for _, p := range probes(c) {
+				for what, out := range map[string][]byte{"stdout": stdout, "stderr": stderr} {
+					if bytes.Contains(out, []byte(p)) {
+						leaks++
+						t.Errorf("%s: %q in %v's %s:\n%s", c.Name, p, args, what, out)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d secrets edited into the ledger by hand, 5 commands each, %d leaks", len(secrets), leaks)
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/host/claude"
@@ -55,4 +58,44 @@ func childEnv() []string {
 		}
 	}
 	return append(env, "CONTINUITY_LEDGER=", "CONTINUITY_DEBUG=", "CONTINUITY_DISABLE=", "CONTINUITY_NOW=")
+}
+
+// client is how the bench plays the host's client.
+var client = claude.Sample{}
+
+// transcriptDir is where the client, run with env, keeps the transcripts
+// of sessions in repo: the only place its hooks read one from.
+func transcriptDir(env []string, repo string) (string, error) {
+	resolved, err := filepath.EvalSymlinks(repo)
+	if err != nil {
+		return "", err
+	}
+	vars := map[string]string{}
+	for _, kv := range append(childEnv(), env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	dir := agent.TranscriptDir(func(k string) string { return vars[k] }, resolved)
+	if dir == "" {
+		return "", fmt.Errorf("%s keeps no transcripts for %s", agent.Title(), repo)
+	}
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// fromTranscript checks that the newest handoff in dir holds what the
+// transcript did (a file it edited), not git's facts alone: a hook that
+// refused the transcript still writes a handoff.
+func fromTranscript(dir string, ents []os.DirEntry) error {
+	var newest string
+	var at time.Time
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.ModTime().After(at) {
+			newest, at = e.Name(), fi.ModTime()
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, newest))
+	if err != nil || !bytes.Contains(b, []byte("token.go")) {
+		return fmt.Errorf("the handoff %s holds nothing from the transcript (%v)", newest, err)
+	}
+	return nil
 }

@@ -277,7 +277,9 @@ func run(c config, w io.Writer) error {
 		return fmt.Errorf("build baseline: %v: %s", err, out)
 	}
 
-	var env []string // childEnv is every process's
+	// The hooks get a client home of their own (childEnv is every
+	// process's): a hook reads a transcript only where the client keeps it.
+	env := client.Home(filepath.Join(tmp, "agent"))
 	old := ""
 	if c.before != "" {
 		old = filepath.Join(tmp, "continuity-before")
@@ -294,17 +296,21 @@ func run(c config, w io.Writer) error {
 		rows = r
 	}
 
+	repoT := filepath.Join(tmp, "repo-transcript")
+	if err := makeRepo(bin, modRoot, repoT, 50, 20); err != nil {
+		return err
+	}
+	tdir, err := transcriptDir(env, repoT)
+	if err != nil {
+		return err
+	}
 	logf("generating a %d MB transcript", c.size>>20)
-	tpath := filepath.Join(tmp, "transcript.jsonl")
+	tpath := filepath.Join(tdir, "transcript.jsonl")
 	if err := writeTranscript(modRoot, tpath, c.size); err != nil {
 		return err
 	}
 	fi, err := os.Stat(tpath)
 	if err != nil {
-		return err
-	}
-	repoT := filepath.Join(tmp, "repo-transcript")
-	if err := makeRepo(bin, modRoot, repoT, 50, 20); err != nil {
 		return err
 	}
 	mb := fmt.Sprintf("%d MB", fi.Size()>>20)
@@ -330,7 +336,7 @@ func run(c config, w io.Writer) error {
 		if err != nil || len(ents) <= 20+n-1 {
 			return fmt.Errorf("no handoff written (%d in %s)", len(ents), hdir)
 		}
-		return nil
+		return fromTranscript(hdir, ents)
 	}
 	procs := []*proc{wc, compact}
 	var before *proc
@@ -554,7 +560,7 @@ func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []strin
 		logf("turn end: not timed: %v", err)
 		return nil, nil
 	}
-	path := filepath.Join(tmp, "transcript-turns.jsonl")
+	path := filepath.Join(filepath.Dir(tpath), "transcript-turns.jsonl")
 	if err := copyFile(tpath, path); err != nil {
 		return nil, err
 	}

@@ -291,7 +291,7 @@ func (c Config) check() error {
 	if c.Handoff.MaxBytes < 2048 {
 		return fmt.Errorf("handoff.max_bytes must be at least 2048, got %d", c.Handoff.MaxBytes)
 	}
-	if len(c.Redact.Extra) > 0 {
+	if len(c.Redact.Extra) > 0 || len(c.Redact.Allow) > 0 {
 		if _, err := redact.New(c.Redact); err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ type Sample interface {
 	Start() string                                           // what a person types to start a session
 	Typed() string                                           // the prompt before a command typed inside it
 	Private(key string) bool                                 // a variable the demo's hook calls must not see
+	Home(dir string) []string                                // the environment that keeps the client's files under dir
 	Compaction(id, transcript, cwd, summary string) [][]byte // the payloads around a compaction
 	Context(out []byte) (string, error)                      // the context a start hook's output injects
 }
@@ -110,7 +111,16 @@ func play(o Options, tmp, root string) (*Report, error) {
 	}
 	// The demo's commands run in the temporary repository with a clean
 	// environment: the person's own CONTINUITY_* settings do not apply.
+	// The client's own files (its transcripts) live in the demo's directory.
+	home := map[string]string{}
+	for _, kv := range o.Sample.Home(filepath.Join(tmp, "agent")) {
+		k, v, _ := strings.Cut(kv, "=")
+		home[k] = v
+	}
 	getenv := func(k string) string {
+		if v, ok := home[k]; ok {
+			return v
+		}
 		if strings.HasPrefix(k, "CONTINUITY_") || o.Sample.Private(k) {
 			return ""
 		}
@@ -159,9 +169,22 @@ func play(o Options, tmp, root string) (*Report, error) {
 	} {
 		steps = append(steps, step{ShellLine(args), cli(args...)})
 	}
-	transcript := filepath.Join(tmp, "transcript.jsonl")
+	// The transcript is where the client keeps it: the only place a hook
+	// reads one from.
+	resolved, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	tdir := o.Host.TranscriptDir(getenv, resolved)
+	if tdir == "" {
+		return nil, fmt.Errorf("%s keeps no transcripts the demo can play", o.Host.Title())
+	}
+	transcript := filepath.Join(tdir, SessionID+".jsonl")
 	data := bytes.ReplaceAll(Transcript, []byte(ProjectDir), []byte(root))
 	steps = append(steps, step{o.Sample.Start(), func() (string, error) {
+		if err := safefile.MkdirAll(tdir, tmp, 0o755); err != nil {
+			return "", err
+		}
 		err := safefile.Create(transcript, data, safefile.Options{LockDir: filepath.Join(tmp, "locks"), Root: tmp})
 		return fmt.Sprintf("a session recorded from the real client: the agent writes the refresh endpoint in src/auth/token.go (%d KB transcript)", len(data)/1024), err
 	}}, step{`continuity done "Token refresh endpoint"`, func() (string, error) {

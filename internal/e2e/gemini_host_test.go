@@ -54,7 +54,22 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 	if err := os.WriteFile(hookPath, []byte(standInHook), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h := gemini.Host{}
+	// The recorded chats are read back from the stand-in's log, which
+	// stands for Gemini CLI's own chat directory: the host reads chats
+	// from nowhere else.
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(hookDir, "log"), filepath.Join(home, ".gemini", "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	h := gemini.Host{Getenv: func(k string) string {
+		if k == "GEMINI_CLI_HOME" {
+			return home
+		}
+		return os.Getenv(k)
+	}}
 	settings, _, err := h.Register(nil, hookPath+" hook --agent gemini")
 	if err != nil {
 		t.Fatal(err)

@@ -186,6 +186,10 @@ func CheckName(name string) error {
 	if !plainToken(name, 100, "._-", false) || strings.Contains(name, "..") {
 		return fmt.Errorf("%w %q: use letters, digits, '-', '_' or '.' (at most 100), e.g. auth-refactor", ErrBadName, quoteCut(name))
 	}
+	if fs := redact.Scan([]byte(name)); len(fs) > 0 {
+		// A name becomes a committed file's name: never a credential's.
+		return fmt.Errorf("%w: it looks like a secret (%s); a ledger's name is a committed file's name", ErrBadName, fs[0].Kind)
+	}
 	return nil
 }
 

@@ -100,6 +100,8 @@ func TestClassURLs(t *testing.T) {
 		{"empty user", "redis://:Zx81q9Lm@cache:6379/0", []string{"Zx81q9Lm"}, []string{"redis://:", "@cache:6379/0"}},
 		{"scheme-less proxy", "proxy=alice:Zx81!q@proxy.example.com:3128", []string{"Zx81!q"}, []string{"alice:", "@proxy.example.com:3128"}},
 		{"go mysql dsn", `dsn := "app:Kd92ms0@tcp(db:3306)/app"`, []string{"Kd92ms0"}, []string{"@tcp(db:3306)/app"}},
+		{"sas in a JSON string", `"url": "https://acme.blob.core.windows.net/b/db.bak?sv=2022-11-02\u0026sp=rl\u0026sig=9krSs6a3r2hFHcRnC7iRFduP1N74c%2FqfDw0OZBTpwfk%3D"`,
+			[]string{"9krSs6a3r2hF", "0OZBTpwfk"}, []string{`\u0026sp=rl`}},
 	})
 	checkClean(t, "url", []string{
 		"git remote add origin git@github.com:acme/app.git",
@@ -125,6 +127,12 @@ func TestClassAssignments(t *testing.T) {
 		{"600+ bare", "SIGNING_SECRET=" + long + " next", []string{long[:12], long[300:312], long[len(long)-12:]}, []string{" next"}},
 		{"600+ quoted", `"token": "` + long + `", "x": 1`, []string{long[len(long)-12:]}, []string{`", "x": 1`}},
 		{"600+ in JSON line", `{"content":"a\nDEPLOY_TOKEN=` + long + `\nb"}`, []string{long[len(long)-12:]}, []string{`\nb"}`}},
+		// Beside the identifiers spared below, the credentials stay caught.
+		{"signer key beside a verifier key", `skey := "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"`, []string{"AYEKFALVFGyNhPJEMzD1QIDr"}, nil},
+		{"master-key", "master-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj", []string{"AHAZQqG84qllx7HUqO"}, nil},
+		{"blob of a secret key", "secret_key = AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj", []string{"AHAZQqG84qllx7HUqO"}, nil},
+		{"token with a star", `token: "abc*Def9xy2"`, []string{"abc*Def9xy2"}, nil},
+		{"password with a star", "password = abc*Def9xy2", []string{"abc*Def9xy2"}, nil},
 	})
 	checkClean(t, "assign", []string{
 		"idempotency_key: 123e4567-e89b-12d3-a456-426614174000",
@@ -138,6 +146,15 @@ func TestClassAssignments(t *testing.T) {
 		"password: hunter",
 		"gp.sig = _SIGSEGV",
 		"DB_PASSWORD=${DB_PASSWORD}",
+		// Found on the Go standard library: ids and public keys under *key
+		// names, and a grammar rule under a token's name.
+		"Content-Type: message/external-body; charset=ISO-8859-1; blob-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0RjjBoM_Kc1UqEN2ygDxWiyCPulIhpHRPx",
+		`testSumDBVerifierKey = "localhost.localdev/sumdb+00000c67+AcTrnkbUA+TU4heY3hkjiSES/DSQniBqIeQ/YppAUtK6"`,
+		`vkey := "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"`,
+		"//	token = 1*tchar",
+		"partition_key: AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj",
+		"bucket_key: uploads/2026/AHAZQqG84qllx7HUqO_oou5EvdYQNS3",
+		"schema-key=AHAZQqG84qllx7HUqO_oou5EvdYQNS3Mbbkb0Rjj",
 	})
 }
 

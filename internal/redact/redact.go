@@ -142,6 +142,9 @@ func build(c Config) (*Redactor, error) {
 		if err != nil {
 			re = regexp.MustCompile(regexp.QuoteMeta(a))
 		}
+		if err := checkAllow(re, a); err != nil {
+			return nil, err
+		}
 		r.allow = append(r.allow, re)
 	}
 	seen := make(map[string]bool, 2*len(r.rules))

@@ -86,10 +86,11 @@ var shapeRules = []*rule{
 	},
 	{
 		// A shared access signature's signature: the query parameter sig=
-		// of an Azure SAS URL or connection string.
+		// of an Azure SAS URL or connection string (its & escaped in HTML or
+		// in a JSON string, \u0026, too).
 		kind:     "azure-sas",
 		keywords: []string{"sig="},
-		re:       lazy(`(?:[?&;]|&amp;)sig=([A-Za-z0-9%+/=]{16,})`),
+		re:       lazy(`(?:[?&;]|&amp;|\\u0026)sig=([A-Za-z0-9%+/=]{16,})`),
 		groups:   []int{1}, back: 6, fwd: 200,
 	},
 	{
@@ -379,7 +380,7 @@ func envValue(v, whole string, group int) bool {
 		// PUBLIC_KEY, SSH_KEY=~/.ssh/id_ed25519): only a random-looking
 		// value is taken for a secret, or anything under a name that says
 		// it is a credential (API_KEY, SECRET_KEY, ACCESS_KEY), a UUID too.
-		if strings.Contains(lname, "public") {
+		if strings.Contains(lname, "public") || idKeyName(lname) {
 			return false
 		}
 		if credentialKeyName(lname) && (uuidRE.MatchString(v) || envStyle || quoted && hasDigit(v) && !wordy(v)) {
@@ -398,9 +399,31 @@ func envValue(v, whole string, group int) bool {
 		// an identifier is the password itself.
 		return true
 	}
+	if group == 4 && strings.ContainsAny(v, "*") {
+		// A bare value with an operator in it is an expression or a
+		// grammar rule (token = 1*tchar), not a token: tokens are drawn
+		// from letters, digits and -._~+/=.
+		return false
+	}
 	// Words without a digit are a name or a type (token: string,
 	// "X-Fake-Connection-Token"), not a credential.
 	return hasDigit(v) || !wordy(v) && !constRE.MatchString(v)
+}
+
+// idKeyName reports a *key name that says its value identifies or
+// verifies something rather than unlocking it: a blob's, a cache's or a
+// row's key, a signature's verifier key (public by design).
+func idKeyName(lname string) bool {
+	n := strings.NewReplacer("_", "", "-", "", ".", "").Replace(lname)
+	n = strings.TrimSuffix(n, "key")
+	for _, w := range []string{"blob", "cache", "sort", "partition", "primary", "foreign", "idempotency", "dedup", "dedupe",
+		"routing", "shard", "lookup", "row", "object", "verifier", "verification", "pub",
+		"bucket", "idx", "natural", "schema", "sequence"} {
+		if strings.HasSuffix(n, w) {
+			return true
+		}
+	}
+	return n == "v" // note.Verifier's vkey
 }
 
 // assignedName returns the name an assignment's whole match assigns to
@@ -673,6 +696,15 @@ func nearValue(s string, end int) bool {
 	i, n := end, len(s)
 	for k := 0; i < n && k < 24 && isNameByte(s[i]); k++ {
 		i++
+	}
+	// The whole name, hyphens and dots included: a blob-key or a
+	// verifier key names no secret however random its value.
+	p := end
+	for p > 0 && p > end-64 && isNameByte(s[p-1]) {
+		p--
+	}
+	if name := strings.ToLower(s[p:i]); strings.HasSuffix(name, "key") && idKeyName(name) {
+		return false
 	}
 	sep := false
 	for ; i < n; i++ {

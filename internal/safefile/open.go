@@ -3,6 +3,7 @@ package safefile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,4 +62,29 @@ func OpenRegular(path string, roots ...string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return f, fi, nil
+}
+
+// ReadRegular reads the regular file at path as OpenRegular opens it
+// (symlinks resolved, never a FIFO, a device or a kernel file), at most max
+// bytes when max > 0 (ErrTooLarge beyond). For files a repository or a
+// person names that no writer of continuity's holds: an agent's settings,
+// .gitattributes, a file given to scan. A missing file gives an error
+// wrapping fs.ErrNotExist.
+func ReadRegular(path string, max int64) ([]byte, error) {
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if max <= 0 {
+		return io.ReadAll(f)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: more than %d bytes: %w", path, max, ErrTooLarge)
+	}
+	return b, nil
 }

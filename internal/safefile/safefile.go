@@ -315,11 +315,12 @@ func kind(m fs.FileMode) string {
 // both places: only writers holding this lock ever create them, so none of
 // them can be in use.
 type writer struct {
-	target string // resolved absolute path
-	dir    string // filepath.Dir(target)
-	tmpDir string // per-target temp dir under LockDir, "" when unusable
-	lock   *flock.Flock
-	noSync bool // writes go through noSyncTemp, never renameio's names
+	target  string // resolved absolute path
+	dir     string // filepath.Dir(target)
+	tmpDir  string // per-target temp dir under LockDir, "" when unusable
+	tmpPath string // that directory's path, usable or not
+	lock    *flock.Flock
+	noSync  bool // writes go through noSyncTemp, never renameio's names
 }
 
 func begin(path string, opts Options) (*writer, error) {
@@ -352,12 +353,14 @@ func begin(path string, opts Options) (*writer, error) {
 		target: target,
 		noSync: opts.NoSync,
 		dir:    filepath.Dir(target),
-		lock:   flock.New(filepath.Join(opts.LockDir, lockID+".lock"), flock.SetPermissions(0o600)),
 	}
-	if err := w.lock.Lock(); err != nil {
+	lock, _, err := acquire(filepath.Join(opts.LockDir, lockID+".lock"), false)
+	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
+	w.lock = lock
 	tmp := filepath.Join(opts.LockDir, "tmp", id)
+	w.tmpPath = tmp
 	// An unsynced write puts its temporary file beside the target
 	// (replaceNoSync): it needs no temp dir of its own, and making one is
 	// a new inode per target on every first write (a hook's session state).
@@ -370,8 +373,11 @@ func begin(path string, opts Options) (*writer, error) {
 	return w, nil
 }
 
+// unlock lets the target go and leaves nothing behind for it in LockDir:
+// its temporary directory when empty, and its lock file.
 func (w *writer) unlock() {
-	_ = w.lock.Unlock()
+	_ = os.Remove(w.tmpPath) // only when empty
+	release(w.lock)
 }
 
 // removeLeftovers deletes temporary files a killed writer left for this

@@ -116,8 +116,12 @@ func TestUpdateNewFile(t *testing.T) {
 	if n := names(t, dir); len(n) != 1 || n[0] != "ledger.md" {
 		t.Fatalf("directory holds %v", n)
 	}
-	if locks, _ := filepath.Glob(filepath.Join(opts.LockDir, "*.lock")); len(locks) != 1 {
-		t.Fatalf("lock files %v, want one", locks)
+	// And no lock file or temporary directory is left once the write is done.
+	if locks, _ := filepath.Glob(filepath.Join(opts.LockDir, "*.lock")); len(locks) != 0 {
+		t.Fatalf("lock files %v, want none", locks)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*")); len(tmps) != 0 {
+		t.Fatalf("temporary directories %v, want none", tmps)
 	}
 	if fi, err := os.Stat(opts.LockDir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("lock dir: %v %v", fi, err)
@@ -427,12 +431,22 @@ func TestLeftoversRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a writer killed mid-write leaves: renameio's temp name beside the
-	// file (fallback) or in the tmp dir.
+	// file (fallback) or in the target's tmp dir (which a writer that ends
+	// removes).
 	tmpDirs, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*"))
-	if len(tmpDirs) != 1 {
-		t.Fatalf("tmp dirs %v, want one for the target", tmpDirs)
+	if len(tmpDirs) != 0 {
+		t.Fatalf("tmp dirs %v left by a write that ended", tmpDirs)
 	}
-	write(t, filepath.Join(tmpDirs[0], ".ledger.md4242"), "half", 0o644)
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := safefile.LockPath(opts.LockDir, resolved)
+	killedDir := filepath.Join(opts.LockDir, "tmp", strings.TrimSuffix(filepath.Base(lock), ".lock"))
+	if err := os.MkdirAll(killedDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(killedDir, ".ledger.md4242"), "half", 0o644)
 	write(t, filepath.Join(dir, ".ledger.md1234567"), "half", 0o644)
 	// Not ours: kept.
 	keep := []string{".ledger.md.swp", ".ledger.mdx1", ".other.md123", "ledger.md123"}

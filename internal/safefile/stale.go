@@ -6,9 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // RemoveStaleTemp removes what writers left in lockDir's temporary
@@ -21,21 +20,42 @@ import (
 // last modified before cutoff, and only while that target's lock is free: the
 // lock is tried without waiting and held during the removal, so a write in
 // progress (which holds the lock from before it creates the directory until
-// after its temporary file is gone) is never touched. Lock files are kept:
-// deleting one that another process has just opened would let two writers in
-// at once. Entries not named as this package names them are left alone.
+// after its temporary file is gone) is never touched. Lock files older than
+// cutoff that no writer holds go too (a writer removes its own as it ends;
+// these are a killed writer's, or older versions'): a lock file is removed
+// only by the holder of its lock, and taking a lock checks that the path
+// still names the file locked (see acquire), so two writers are never let
+// in at once. Entries not named as this package names them are left alone.
 // Failures do not stop the sweep; the first is returned.
 func RemoveStaleTemp(lockDir string, cutoff time.Time, dryRun bool) ([]string, error) {
+	var removed []string
+	var first error
+	if locks, err := os.ReadDir(lockDir); err == nil {
+		for _, e := range locks {
+			id, ok := strings.CutSuffix(e.Name(), ".lock")
+			if !ok || !isTargetID(id) || !e.Type().IsRegular() {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(lockDir, "tmp", id)); err == nil {
+				continue // swept with its directory below
+			}
+			path, err := removeStaleLock(filepath.Join(lockDir, e.Name()), cutoff, dryRun)
+			if path != "" {
+				removed = append(removed, path)
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+	}
 	tmp := filepath.Join(lockDir, "tmp")
 	ents, err := os.ReadDir(tmp)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return removed, first
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list temporary files: %w", err)
+		return removed, fmt.Errorf("list temporary files: %w", err)
 	}
-	var removed []string
-	var first error
 	for _, e := range ents {
 		if !e.IsDir() || !isTargetID(e.Name()) {
 			continue
@@ -59,21 +79,32 @@ func removeStaleTargetDir(lockDir, id string, cutoff time.Time, dryRun bool) ([]
 		return nil, nil
 	}
 	lockPath := filepath.Join(lockDir, id+".lock")
-	if _, err := os.Lstat(lockPath); dryRun && errors.Is(err, fs.ErrNotExist) {
+	_, lerr := os.Lstat(lockPath)
+	if dryRun && errors.Is(lerr, fs.ErrNotExist) {
 		return append(files, dir), nil // no lock to try, and a dry run creates none
 	}
-	lock := flock.New(lockPath, flock.SetPermissions(0o600))
-	locked, err := lock.TryLock()
+	lock, locked, err := acquire(lockPath, true)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 	}
 	if !locked {
 		return nil, nil // a write is in progress
 	}
-	defer func() { _ = lock.Unlock() }()
+	// Let the lock go, removing its file: the one this sweep created, or
+	// one a killed writer left. A dry run keeps one it found.
+	defer func() {
+		if dryRun && lerr == nil {
+			_ = lock.Unlock()
+			return
+		}
+		release(lock)
+	}()
 	// Again under the lock: a writer may have used the directory meanwhile.
 	if files, ok = staleContents(dir, cutoff); !ok {
 		return nil, nil
+	}
+	if lerr == nil {
+		files = append(files, lockPath)
 	}
 	if dryRun {
 		return append(files, dir), nil
@@ -82,6 +113,29 @@ func removeStaleTargetDir(lockDir, id string, cutoff time.Time, dryRun bool) ([]
 		return nil, fmt.Errorf("remove temporary files %s: %w", dir, err)
 	}
 	return append(files, dir), nil
+}
+
+// removeStaleLock removes the lock file at path, with no temporary
+// directory beside it, when it was last modified before cutoff and no
+// writer holds it; it returns path when it did (or, with dryRun, would).
+func removeStaleLock(path string, cutoff time.Time, dryRun bool) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.ModTime().Before(cutoff) {
+		return "", nil
+	}
+	lock, locked, err := acquire(path, true)
+	if err != nil {
+		return "", fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !locked {
+		return "", nil // a writer holds it
+	}
+	if dryRun {
+		_ = lock.Unlock()
+		return path, nil
+	}
+	release(lock)
+	return path, nil
 }
 
 // staleContents lists the entries of dir and reports whether dir and every

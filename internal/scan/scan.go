@@ -71,7 +71,7 @@ func Run(p *project.Project, o Options) ([]Hit, int, error) {
 				if rel, err := filepath.Rel(o.Dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 					name = rel
 				}
-				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return os.ReadFile(file) }})
+				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return safefile.ReadRegular(file, 0) }})
 			}
 		}
 	default:

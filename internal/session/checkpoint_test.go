@@ -23,7 +23,7 @@ func TestCheckpointTurnByTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := r.env0(claude.Host{})
-	path := filepath.Join(t.TempDir(), "s.jsonl")
+	path := filepath.Join(r.transcriptDir(), "s.jsonl")
 	half := len(full) / 2
 	for half < len(full) && full[half-1] != '\n' {
 		half++

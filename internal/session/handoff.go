@@ -68,7 +68,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	}
 	read := readLine(facts)
 	activity := activityHash(facts)
-	if r.SkipIfSame && idle(facts) {
+	if r.SkipIfSame && idle(facts) && !refused(warn) {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
 	var prev project.Session
@@ -148,16 +148,11 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 		}
 		return &handoff.Facts{}, []string{fmt.Sprintf("transcript not read (%v)", err)}, nil
 	}
-	// Never a device, a FIFO or a /proc file, whatever a payload says: one
-	// could hold the hook forever.
-	f, _, err := safefile.OpenRegular(r.Transcript)
+	// Never a device, a FIFO or a /proc file, whatever a payload says (one
+	// could hold the hook forever), and for a hook only the host's own.
+	files, err := transcriptFiles(p, e, r.Transcript, r.Named)
 	if err != nil {
 		return fail(err)
-	}
-	f.Close()
-	files := []string{r.Transcript}
-	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
-		files = m.TranscriptFiles(r.Transcript)
 	}
 	d := e.Host.NewDecoder(p.Root, p.Redact)
 	var cp *transcript.Checkpoint
@@ -207,15 +202,10 @@ const TurnBudget = 2 * time.Second
 func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
 	stateDir := filepath.Join(p.StateDir, "transcripts")
 	cp := transcript.LoadCheckpoint(stateDir, id)
-	files := []string{path}
-	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
-		files = m.TranscriptFiles(path)
-	}
-	f, _, err := safefile.OpenRegular(path)
+	files, err := transcriptFiles(p, e, path, false)
 	if err != nil {
 		return "", false, fmt.Errorf("transcript not read (%v)", err)
 	}
-	f.Close()
 	deadline := time.Now().Add(TurnBudget)
 	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
 		deadline = time.Now().Add(b * 6 / 10)

@@ -91,7 +91,7 @@ func handoffsOf(t *testing.T, r *repo, name string) []string {
 func TestWriteHandoffIdleAndManual(t *testing.T) {
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
-	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	empty := filepath.Join(r.transcriptDir(), "empty.jsonl")
 	os.WriteFile(empty, []byte(`{"type":"queue-operation","operation":"dequeue","sessionId":"b"}`+"\n"), 0o644)
 	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "b", Transcript: empty, SkipIfSame: true})
 	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing happened") {

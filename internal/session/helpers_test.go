@@ -66,7 +66,7 @@ func newRepo(t *testing.T) *repo {
 	dir := t.TempDir()
 	home := t.TempDir()
 	r := &repo{t: t, dir: dir, env: map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"),
-		"XDG_STATE_HOME": filepath.Join(home, "state")}}
+		"XDG_STATE_HOME": filepath.Join(home, "state"), "CLAUDE_CONFIG_DIR": filepath.Join(home, "claude")}}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "Kim"},
 		{"config", "user.email", "kim@example.com"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
 		r.git(args...)
@@ -122,11 +122,22 @@ func (r *repo) read(rel string) string {
 // paths moved into the repository.
 func (r *repo) transcript() string {
 	r.t.Helper()
-	path := filepath.Join(r.t.TempDir(), demo.SessionID+".jsonl")
+	path := filepath.Join(r.transcriptDir(), demo.SessionID+".jsonl")
 	if err := os.WriteFile(path, bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir)), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
 	return path
+}
+
+// transcriptDir is where Claude Code keeps the repository's transcripts
+// in r's environment (created): the only place a hook reads one from.
+func (r *repo) transcriptDir() string {
+	r.t.Helper()
+	dir := claude.Host{}.TranscriptDir(r.getenv, r.p.Root)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	return dir
 }
 
 func (r *repo) env0(h host.Host) Env {

@@ -11,6 +11,7 @@ import (
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -237,7 +238,9 @@ func (k Hook) handoff(p *project.Project, ev host.Event, event string, skipIfSam
 }
 
 func (k Hook) warnf(format string, args ...any) {
-	fmt.Fprintf(k.Stderr, "continuity hook: "+format+"\n", args...)
+	// Redacted: a problem may quote a config value or a path.
+	line, _ := redact.Redact(fmt.Sprintf(format, args...))
+	fmt.Fprintf(k.Stderr, "continuity hook: %s\n", line)
 }
 
 func (k Hook) debugf(format string, args ...any) {

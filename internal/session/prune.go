@@ -57,10 +57,10 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 			removed = append(removed, s.path)
 		}
 	}
-	// Temporary files and directories under the locks. Lock files are left
-	// alone, even unlocked ones: a writer may open one just before the
-	// unlink and lock it just after, while the next writer creates and
-	// locks a new file at that path, and both would go ahead.
+	// Temporary files and directories under the locks, and lock files a
+	// killed writer left (a writer removes its own; taking a lock checks
+	// that the path still names the file locked, so removing one never
+	// lets two writers in).
 	lockDir := p.StateOptions().LockDir
 	if strings.HasPrefix(lockDir, p.StateDir+string(filepath.Separator)) { // never outside local state
 		tmp, err := safefile.RemoveStaleTemp(lockDir, now.Add(-staleTempAge), dryRun)

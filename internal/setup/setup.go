@@ -76,7 +76,7 @@ func open(o Options) (Result, *project.Project, host.Scope, error) {
 		if err != nil {
 			return res, nil, 0, err
 		}
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadRegular(path, MaxSettings)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -117,7 +117,7 @@ func Init(o Options) (Result, error) {
 		return res, nil
 	}
 	for _, d := range []string{p.LedgerDir, p.HandoffDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+		if err := p.MkdirAll(d); err != nil {
 			return res, fmt.Errorf("create %s: %w", p.Rel(d), err)
 		}
 	}
@@ -154,7 +154,7 @@ func register(o Options, p *project.Project, scope host.Scope, h host.Host, comm
 		return r, err
 	}
 	r.Settings = path
-	changed, err := editSettings(path, func(old []byte) ([]byte, bool, error) {
+	changed, err := editSettings(path, settingsRoot(p, scope), func(old []byte) ([]byte, bool, error) {
 		if st, err := h.Registered(old); err == nil {
 			r.Rewrote = st.Stale
 		}
@@ -188,7 +188,7 @@ func Uninstall(o Options) (Result, error) {
 		if _, err := os.Stat(r.Settings); errors.Is(err, fs.ErrNotExist) {
 			res.say(fmt.Sprintf("no hooks to remove: %s does not exist", r.Settings))
 		} else {
-			changed, err := editSettings(r.Settings, h.Unregister)
+			changed, err := editSettings(r.Settings, settingsRoot(p, scope), h.Unregister)
 			if err != nil {
 				return res, err
 			}
@@ -231,7 +231,7 @@ func registeredHosts(o Options, p *project.Project) []string {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadRegular(path, MaxSettings)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -260,11 +260,26 @@ func SettingsError(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
+// MaxSettings bounds an agent's settings file read: a committed one (a
+// project's) could be a symlink to a device or a huge file.
+const MaxSettings = 4 << 20
+
+// settingsRoot confines the writes to a project's settings to the
+// project; the user's own settings ("" here) may live anywhere.
+func settingsRoot(p *project.Project, scope host.Scope) string {
+	if scope == host.Project {
+		return p.Root
+	}
+	return ""
+}
+
 // editSettings applies edit to a settings file atomically, creating it (and
 // its directory) when missing. A file edit cannot parse is left untouched
-// and named with the line and column.
-func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (bool, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// and named with the line and column. root, when set (a project's
+// settings), confines the write: a committed symlink leading out of the
+// repository is refused, and no directory is created outside it.
+func editSettings(path, root string, edit func(old []byte) ([]byte, bool, error)) (bool, error) {
+	if err := safefile.MkdirAll(filepath.Dir(path), root, 0o755); err != nil {
 		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	lockDir := filepath.Join(os.TempDir(), "continuity-locks")
@@ -272,7 +287,7 @@ func editSettings(path string, edit func(old []byte) ([]byte, bool, error)) (boo
 		lockDir = filepath.Join(p.StateDir, "locks")
 	}
 	changed := false
-	err := safefile.Update(path, safefile.Options{LockDir: lockDir}, func(old []byte) ([]byte, error) {
+	err := safefile.Update(path, safefile.Options{LockDir: lockDir, Root: root}, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
 		if err != nil {
 			return nil, SettingsError(path, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -115,27 +116,76 @@ func configDir(getenv func(string) string) (string, error) {
 	if cfg := getenv("CLAUDE_CONFIG_DIR"); cfg != "" {
 		return cfg, nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the home directory: %w", err)
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("find the home directory: %w", err)
+		}
 	}
 	return filepath.Join(home, ".claude"), nil
 }
 
-// TranscriptDir is where the client keeps the transcripts of sessions in
-// root: projects/<root with every non-alphanumeric character as '-'>.
+// TranscriptDir is where the client keeps the transcripts of sessions
+// started in root: projects/<slug of root>.
 func (Host) TranscriptDir(getenv func(string) string, root string) string {
 	cfg, err := configDir(getenv)
 	if err != nil || root == "" {
 		return ""
 	}
-	slug := []byte(root)
-	for i, c := range slug {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			slug[i] = '-'
+	return filepath.Join(cfg, "projects", slugOf(root))
+}
+
+// slugMax is the longest slug the client uses as it is; a longer one is
+// cut there and given a hash of the whole path.
+const slugMax = 200
+
+// slugOf is the client's name for the directory of dir's sessions: every
+// UTF-16 code unit that is not an ASCII letter or digit becomes '-' (so a
+// character outside the BMP becomes two), cut at slugMax (the client then
+// appends "-<hash>", which TranscriptRoots allows for).
+func slugOf(dir string) string {
+	var b strings.Builder
+	for _, c := range dir {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9':
+			b.WriteRune(c)
+		case c > 0xFFFF:
+			b.WriteString("--")
+		default:
+			b.WriteByte('-')
 		}
 	}
-	return filepath.Join(cfg, "projects", string(slug))
+	s := b.String()
+	if len(s) > slugMax {
+		s = s[:slugMax]
+	}
+	return s
+}
+
+// TranscriptRoots are every directory the client keeps the project's
+// sessions in: besides TranscriptDir, one per subdirectory of root a
+// session was started in (the client names the directory after the
+// session's working directory), and a long root's directory, whose name
+// ends in a hash. Only directories that exist are listed.
+func (Host) TranscriptRoots(getenv func(string) string, root string) []string {
+	cfg, err := configDir(getenv)
+	if err != nil || root == "" {
+		return nil
+	}
+	projects := filepath.Join(cfg, "projects")
+	ents, err := os.ReadDir(projects)
+	if err != nil {
+		return nil
+	}
+	slug := slugOf(root)
+	var dirs []string
+	for _, e := range ents {
+		if n := e.Name(); n != slug && strings.HasPrefix(n, slug+"-") {
+			dirs = append(dirs, filepath.Join(projects, n))
+		}
+	}
+	return dirs
 }
 
 // TranscriptFiles are the files of the session whose transcript is at

@@ -52,3 +52,9 @@ func (Sample) Context(out []byte) (string, error) {
 	}
 	return o.HookSpecificOutput.AdditionalContext, nil
 }
+
+// Home is the environment that makes the client keep its configuration
+// and its sessions' transcripts under dir: a demo's or a bench's own, so
+// that the hooks they run find transcripts where the client keeps them
+// (the only place a hook reads one from) without touching the person's.
+func (Sample) Home(dir string) []string { return []string{"CLAUDE_CONFIG_DIR=" + dir} }

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -175,9 +176,13 @@ func (h Host) summary(path string) string {
 	if dir == "" || !filepath.IsAbs(path) {
 		return ""
 	}
-	if rel, err := filepath.Rel(dir, filepath.Clean(path)); err != nil || !filepath.IsLocal(rel) {
+	// Inside the sessions directory once symlinks are resolved, and a
+	// regular file (never a FIFO or a /proc file, which could hold the hook).
+	fh, _, err := safefile.OpenRegular(path, dir)
+	if err != nil {
 		return ""
 	}
+	fh.Close()
 	// Within the hook's own budget: a long rollout is cut short, not waited on.
 	deadline := time.Now().Add(h.Limits().EndBudget * 6 / 10)
 	f, _, err := transcript.ReadFrom([]string{path}, summaryDecoder{newDecoder("", nil)}, nil, deadline)

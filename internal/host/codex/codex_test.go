@@ -148,8 +148,33 @@ func TestDecodePostCompactSummary(t *testing.T) {
 		return ""
 	}
 	h := Host{}.Situate(env, "").(Host)
+	// A symlink in the sessions directory pointing out is refused; the
+	// home reached through a symlink is still the home.
+	outside := filepath.Join(t.TempDir(), "rollout.jsonl")
+	if err := os.WriteFile(outside, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, "sessions", "2026", "11", "25", "rollout-2026-11-25T00-05-00-linked.jsonl")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	linkedHome := filepath.Join(t.TempDir(), "home")
+	if err := os.Symlink(home, linkedHome); err != nil {
+		t.Fatal(err)
+	}
+	viaLink := Host{}.Situate(func(k string) string {
+		if k == "CODEX_HOME" {
+			return linkedHome
+		}
+		return ""
+	}, "").(Host)
+	if ev := viaLink.Refine(host.Event{Kind: host.AfterCompact, Name: "PostCompact", Transcript: filepath.Join(home, rel)}); ev.Summary == "" {
+		t.Error("CODEX_HOME a symlink: the rollout inside it was not read")
+	}
 	for _, tc := range []struct{ path, want string }{
 		{filepath.Join(home, rel), "SUMMARY-TEXT: token.go added, app.txt patched; next the logout endpoint."},
+		{link, ""}, // a symlink in sessions/ pointing out
+		{"/proc/self/fd/0", ""},
 		{filepath.Join(home, "sessions", "..", "..", filepath.Base(rel)), ""}, // outside $CODEX_HOME/sessions
 		{filepath.Join(recorded, "rollout.jsonl"), ""},
 		{"relative/rollout.jsonl", ""},

@@ -267,6 +267,25 @@ func (Host) TranscriptDir(getenv func(string) string, root string) string {
 	return tmp
 }
 
+// chatStore is the directory that holds every project's chats,
+// HOME/.gemini/tmp ("" when no home is known): a transcript a hook reads
+// must lie inside it.
+func (h Host) chatStore() string {
+	home := geminiHome(h.getenv)
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".gemini", "tmp")
+}
+
+// TranscriptRoots are the directories a hook may read the project's chats
+// from: all of HOME/.gemini/tmp, since a session started in a
+// subdirectory of root, or by a Gemini CLI that names projects by a hash,
+// keeps its chats under another name than TranscriptDir's.
+func (Host) TranscriptRoots(getenv func(string) string, _ string) []string {
+	return []string{Host{Getenv: getenv}.chatStore()}
+}
+
 // projectID is the short name Gemini CLI's project registry gives root
 // ("" when none, or when the name would leave the tmp directory).
 func projectID(registry, root string) string {

@@ -31,6 +31,13 @@ func payloadFile(t testing.TB, name string) map[string]any {
 // env is a Gemini CLI home with no settings, for hosts under test.
 func env(t testing.TB) func(string) string {
 	home := t.TempDir()
+	// Chats are read only from HOME/.gemini/tmp: every home shares one.
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(chatStore, filepath.Join(home, ".gemini", "tmp")); err != nil {
+		t.Fatal(err)
+	}
 	return func(k string) string {
 		switch k {
 		case "GEMINI_CLI_HOME":
@@ -67,7 +74,7 @@ func TestDecodeRealPayloads(t *testing.T) {
 		// The prompt carries SessionStart's context: nothing more needed.
 		{"BeforeAgent-2.json", host.Event{Kind: host.BeforePrompt, Name: "BeforeAgent", Prompt: "check app.txt"}},
 	}
-	chat := filepath.Join(testdataDir, toolsChat)
+	chat := atLine(t, toolsChat, 0)
 	for _, tt := range tests {
 		p := payloadFile(t, tt.file)
 		p["transcript_path"] = chat
@@ -101,14 +108,18 @@ func TestDecodeRealPayloads(t *testing.T) {
 }
 
 // atLine writes the first n lines of a recorded chat to a new file and
-// returns its path: the chat as it stood when a hook ran.
+// returns its path (in the chat store every env shares): the chat as it
+// stood when a hook ran; n 0 is the whole chat.
 func atLine(t testing.TB, name string, n int) string {
 	t.Helper()
 	lines := bytes.SplitAfter(readChat(t, name), []byte("\n"))
 	if n > len(lines) {
 		t.Fatalf("%s has %d lines, not %d", name, len(lines), n)
 	}
-	path := filepath.Join(t.TempDir(), "session.jsonl")
+	if n == 0 {
+		n = len(lines)
+	}
+	path := filepath.Join(storeDir(t), "session.jsonl")
 	if err := os.WriteFile(path, bytes.Join(lines[:n], nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -225,9 +236,9 @@ func TestBeforeAgentCompacted(t *testing.T) {
 			p["prompt"] = "and now?"
 			switch {
 			case tt.chat == "":
-				p["transcript_path"] = filepath.Join(t.TempDir(), "none.jsonl")
+				p["transcript_path"] = filepath.Join(storeDir(t), "none.jsonl")
 			case tt.at == 0:
-				p["transcript_path"] = filepath.Join(testdataDir, tt.chat)
+				p["transcript_path"] = atLine(t, tt.chat, 0)
 			default:
 				p["transcript_path"] = atLine(t, tt.chat, tt.at)
 			}

@@ -118,13 +118,19 @@ func scanBack(f io.ReaderAt, size, limit int64, patterns [][]byte, fn func(l *ta
 }
 
 // openChat opens a chat file for a look at its tail: a regular file only
-// (opening a FIFO would block the hook).
-func openChat(path string) (*os.File, int64, error) {
+// (opening a FIFO would block the hook), and only one inside Gemini CLI's
+// own directory of chats, symlinks resolved first (a payload must not make
+// a hook read a file from anywhere).
+func (h Host) openChat(path string) (*os.File, int64, error) {
 	if path == "" {
 		return nil, 0, errors.New("no transcript")
 	}
+	store := h.chatStore()
+	if store == "" {
+		return nil, 0, errors.New("no chat directory known")
+	}
 	// Never a FIFO, a device or a /proc file: one could hold the hook.
-	f, fi, err := safefile.OpenRegular(path)
+	f, fi, err := safefile.OpenRegular(path, store)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -249,7 +255,7 @@ func settingsThreshold(path string) (float64, bool) {
 // at. The common case (the last model record is under the threshold) reads
 // one block of the file's tail.
 func (h Host) compressionComing(p payload) bool {
-	f, size, err := openChat(p.Transcript)
+	f, size, err := h.openChat(p.Transcript)
 	if err != nil {
 		return false
 	}
@@ -334,7 +340,7 @@ func (h Host) refreshNeeded(p payload) bool {
 	if bytes.Contains([]byte(p.Prompt), patOurs) {
 		return false
 	}
-	f, size, err := openChat(p.Transcript)
+	f, size, err := h.openChat(p.Transcript)
 	if err != nil {
 		return false
 	}

@@ -110,7 +110,7 @@ func BenchmarkPreCompress(b *testing.B) {
 		name string
 		chat []byte
 	}{{"small", small}, {"20MB", big.Bytes()}} {
-		path := filepath.Join(b.TempDir(), "chat.jsonl")
+		path := filepath.Join(storeDir(b), "chat.jsonl")
 		if err := os.WriteFile(path, c.chat, 0o644); err != nil {
 			b.Fatal(err)
 		}
