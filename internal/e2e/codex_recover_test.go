@@ -1,0 +1,195 @@
+//go:build linux || darwin
+
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
+)
+
+// liveCodex is a `codex exec` left running in a process group of its own.
+type liveCodex struct {
+	cmd    *exec.Cmd
+	id     string
+	done   chan struct{} // closed when the process has been waited for
+	stderr *strings.Builder
+}
+
+// startCodex starts `codex exec` with prompt against api (its own stand-in)
+// and returns once the client has asked for every scripted reply (the last
+// one hangs or is slow). It is killed in the test's cleanup if it runs.
+func (cp *codexProject) startCodex(api *openaiapi.Server, prompt string) *liveCodex {
+	cp.t.Helper()
+	argv := append(api.Args(codexModel), "exec", "--json", "--dangerously-bypass-hook-trust",
+		"-s", "workspace-write", "-c", "model_auto_compact_token_limit="+itoa(compactLimit), prompt)
+	cmd := exec.Command(cp.codex, argv...)
+	cmd.Dir = cp.dir
+	cmd.Env = append(append([]string(nil), cp.env...), "CODEX_HOME="+cp.home, "TMPDIR="+filepath.Join(cp.home, "tmp"), "NO_COLOR=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		cp.t.Fatal(err)
+	}
+	c := &liveCodex{cmd: cmd, done: make(chan struct{}), stderr: &strings.Builder{}}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		cp.t.Fatal(err)
+	}
+	ids := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			var ev struct {
+				Type     string `json:"type"`
+				ThreadID string `json:"thread_id"`
+			}
+			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "thread.started" {
+				ids <- ev.ThreadID
+			}
+		}
+	}()
+	go func() { _ = cmd.Wait(); close(c.done) }()
+	cp.t.Cleanup(c.kill)
+	deadline := time.Now().Add(runTimeout)
+	for api.Pending() > 0 {
+		select {
+		case <-c.done:
+			cp.t.Fatalf("codex exec %q exited with %d replies unasked for\nstderr: %s", prompt, api.Pending(), c.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cp.t.Fatalf("codex exec %q did not ask for its last scripted reply (%d left)\nstderr: %s", prompt, api.Pending(), c.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case c.id = <-ids:
+	case <-time.After(10 * time.Second):
+		cp.t.Fatalf("codex exec %q: no thread.started", prompt)
+	}
+	return c
+}
+
+// kill kills the client's whole process group (the node launcher and the
+// native client), as a closed terminal or a crash would, and waits for it.
+func (c *liveCodex) kill() {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// sessionClient returns the PID a session's state records as its client
+// (0 for none).
+func (p *project) sessionClient(id string) int {
+	p.t.Helper()
+	var s struct {
+		Client *struct {
+			PID int `json:"pid"`
+		} `json:"client"`
+	}
+	if err := json.Unmarshal([]byte(p.read(filepath.Join(".git", "continuity", "sessions", id+".json"))), &s); err != nil {
+		p.t.Fatalf("session %s's state: %v", id, err)
+	}
+	if s.Client == nil {
+		return 0
+	}
+	return s.Client.PID
+}
+
+// TestCodexRecoverKilledSession: a Codex session adds a file, says what
+// it does next and runs a command, and is killed while the model never
+// answers; another Codex session, also waiting on the model, is left
+// running. The next session's first request carries the killed one's
+// recovered handoff (its file, its command, its last reply, its real
+// context size), the handoff lists them, and the running session is not
+// recovered.
+func TestCodexRecoverKilledSession(t *testing.T) {
+	cp := newCodexProject(t, workStream, goal)
+	const reply = "Added the refresh endpoint in src/token.go; building next."
+	const command = "echo built > build.log"
+
+	// The model takes its time on its first reply, as a real one does: a
+	// hook records as the client only a process that started a second
+	// before it (not the node launcher's start, nor the test).
+	dead := openaiapi.New(
+		openaiapi.Patch(addToken).After(1500*time.Millisecond),
+		openaiapi.Exec(command).Saying(reply).Tokens(42000),
+		openaiapi.Hang(),
+	)
+	t.Cleanup(dead.Close)
+	a := cp.startCodex(dead, "write the token refresh endpoint and build it")
+
+	running := openaiapi.New(openaiapi.Exec("cat app.txt").After(1500*time.Millisecond), openaiapi.Hang())
+	t.Cleanup(running.Close)
+	b := cp.startCodex(running, "read app.txt")
+
+	if _, err := os.Stat(filepath.Join(cp.dir, "build.log")); err != nil {
+		t.Fatalf("the killed session's command did not run: %v", err)
+	}
+	// Both record the native client, in their own process group, not the
+	// node launcher's parent (the test) or a shell.
+	for _, c := range []*liveCodex{a, b} {
+		pid := cp.sessionClient(c.id)
+		if pgid, err := syscall.Getpgid(pid); pid == 0 || err != nil || pgid != c.cmd.Process.Pid {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", itoa(pid), "cmdline"))
+			t.Fatalf("session %s records client pid %d (%q, group %d, %v), not a process of its codex (group %d)\nstate: %s", c.id, pid,
+				strings.ReplaceAll(string(cmdline), "\x00", " "), pgid, err, c.cmd.Process.Pid, cp.read(filepath.Join(".git", "continuity", "sessions", c.id+".json")))
+		}
+	}
+	a.kill()
+
+	next := cp.runCodex([]openaiapi.Response{openaiapi.Text("Picking up the build.")}, "carry on")
+	handoffs, _ := filepath.Glob(filepath.Join(cp.dir, "thoughts", "shared", "handoffs", workStream, "*_recovered_*.md"))
+	reqs := codexModelRequests(next.Requests)
+	if len(reqs) == 0 {
+		t.Fatal("the next session made no model request")
+	}
+	first := strings.Join(developerTexts(reqs[0]), "\n")
+	if len(handoffs) != 1 {
+		t.Fatalf("recovered handoffs %q, want one (the killed session's)\nfirst request's developer messages:\n%s", handoffs, first)
+	}
+	rel := "thoughts/shared/handoffs/" + workStream + "/" + filepath.Base(handoffs[0])
+	ctx := cp.carried(reqs[0], cp.hookContexts(next.ID), "the next session")[0]
+	requireAll(t, "the next session's context", ctx,
+		"The previous session ("+a.id+") ended without a handoff (its client process is gone); recovered from its transcript: "+rel,
+		"src/token.go", "`"+command+"`", reply, "handed off at 42k tokens")
+	if strings.Contains(first, b.id) {
+		t.Errorf("the running session %s is named in the next session's context", b.id)
+	}
+	src := cp.read(rel)
+	if testing.Verbose() {
+		t.Logf("context:\n%s\nrecovered handoff:\n%s", ctx, src)
+	}
+	requireAll(t, "the recovered handoff", src, "event: \"recovered\"", "agent_session: \""+a.id+"\"", "agent: \"codex\"",
+		"tokens: 42000", "## Files", "src/token.go", "## Commands", command, reply)
+	all, _ := filepath.Glob(filepath.Join(cp.dir, "thoughts", "shared", "handoffs", workStream, "*.md"))
+	for _, h := range all {
+		// Codex's ids begin with the time: the file name's 8 characters
+		// may be any session's.
+		if src, _ := os.ReadFile(h); strings.Contains(string(src), "agent_session: \""+b.id+"\"") {
+			t.Errorf("the running session was handed off: %s", h)
+		}
+	}
+	select {
+	case <-b.done:
+		t.Errorf("the running session's client exited\nstderr: %s", b.stderr.String())
+	default:
+	}
+}
