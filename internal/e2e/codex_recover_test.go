@@ -16,73 +16,61 @@ import (
 	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 )
 
-// liveCodex is a `codex exec` left running in a process group of its own.
-type liveCodex struct {
+// liveClient is a client process left running in a process group of its
+// own (so that it can be killed whole: a node launcher and the client it
+// starts).
+type liveClient struct {
 	cmd    *exec.Cmd
-	id     string
+	id     string        // the session's id
 	done   chan struct{} // closed when the process has been waited for
 	stderr *strings.Builder
 }
 
-// startCodex starts `codex exec` with prompt against api (its own stand-in)
-// and returns once the client has asked for every scripted reply (the last
-// one hangs or is slow). It is killed in the test's cleanup if it runs.
-func (cp *codexProject) startCodex(api *openaiapi.Server, prompt string) *liveCodex {
-	cp.t.Helper()
-	argv := append(api.Args(codexModel), "exec", "--json", "--dangerously-bypass-hook-trust",
-		"-s", "workspace-write", "-c", "model_auto_compact_token_limit="+itoa(compactLimit), prompt)
-	cmd := exec.Command(cp.codex, argv...)
-	cmd.Dir = cp.dir
-	cmd.Env = append(append([]string(nil), cp.env...), "CODEX_HOME="+cp.home, "TMPDIR="+filepath.Join(cp.home, "tmp"), "NO_COLOR=1")
+// startLive starts cmd in a process group of its own, handing each line of
+// its standard output to line (when not nil), and returns once pending
+// says the client has asked for every scripted reply (the last one hangs
+// or is slow). It is killed in the test's cleanup if it still runs.
+func startLive(t *testing.T, cmd *exec.Cmd, line func([]byte), pending func() int) *liveClient {
+	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		cp.t.Fatal(err)
+		t.Fatal(err)
 	}
-	c := &liveCodex{cmd: cmd, done: make(chan struct{}), stderr: &strings.Builder{}}
+	c := &liveClient{cmd: cmd, done: make(chan struct{}), stderr: &strings.Builder{}}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
-		cp.t.Fatal(err)
+		t.Fatal(err)
 	}
-	ids := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
 		for sc.Scan() {
-			var ev struct {
-				Type     string `json:"type"`
-				ThreadID string `json:"thread_id"`
-			}
-			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "thread.started" {
-				ids <- ev.ThreadID
+			if line != nil {
+				line(sc.Bytes())
 			}
 		}
 	}()
 	go func() { _ = cmd.Wait(); close(c.done) }()
-	cp.t.Cleanup(c.kill)
+	t.Cleanup(c.kill)
 	deadline := time.Now().Add(runTimeout)
-	for api.Pending() > 0 {
+	for pending() > 0 {
 		select {
 		case <-c.done:
-			cp.t.Fatalf("codex exec %q exited with %d replies unasked for\nstderr: %s", prompt, api.Pending(), c.stderr.String())
+			t.Fatalf("%s exited with %d replies unasked for\nstderr: %s", cmd.Args, pending(), c.stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			cp.t.Fatalf("codex exec %q did not ask for its last scripted reply (%d left)\nstderr: %s", prompt, api.Pending(), c.stderr.String())
+			t.Fatalf("%s did not ask for its last scripted reply (%d left)\nstderr: %s", cmd.Args, pending(), c.stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-	select {
-	case c.id = <-ids:
-	case <-time.After(10 * time.Second):
-		cp.t.Fatalf("codex exec %q: no thread.started", prompt)
 	}
 	return c
 }
 
-// kill kills the client's whole process group (the node launcher and the
-// native client), as a closed terminal or a crash would, and waits for it.
-func (c *liveCodex) kill() {
+// kill kills the client's whole process group, as a closed terminal or a
+// crash would, and waits for it.
+func (c *liveClient) kill() {
 	select {
 	case <-c.done:
 		return
@@ -92,6 +80,54 @@ func (c *liveCodex) kill() {
 	select {
 	case <-c.done:
 	case <-time.After(10 * time.Second):
+	}
+}
+
+// startCodex starts `codex exec` with prompt against api (its own stand-in)
+// and returns once the client has asked for every scripted reply.
+func (cp *codexProject) startCodex(api *openaiapi.Server, prompt string) *liveClient {
+	cp.t.Helper()
+	argv := append(api.Args(codexModel), "exec", "--json", "--dangerously-bypass-hook-trust",
+		"-s", "workspace-write", "-c", "model_auto_compact_token_limit="+itoa(compactLimit), prompt)
+	cmd := exec.Command(cp.codex, argv...)
+	cmd.Dir = cp.dir
+	cmd.Env = append(append([]string(nil), cp.env...), "CODEX_HOME="+cp.home, "TMPDIR="+filepath.Join(cp.home, "tmp"), "NO_COLOR=1")
+	ids := make(chan string, 1)
+	c := startLive(cp.t, cmd, func(line []byte) {
+		var ev struct {
+			Type     string `json:"type"`
+			ThreadID string `json:"thread_id"`
+		}
+		if json.Unmarshal(line, &ev) == nil && ev.Type == "thread.started" {
+			select {
+			case ids <- ev.ThreadID:
+			default:
+			}
+		}
+	}, api.Pending)
+	select {
+	case c.id = <-ids:
+	case <-time.After(10 * time.Second):
+		cp.t.Fatalf("codex exec %q: no thread.started", prompt)
+	}
+	return c
+}
+
+// requireOwnClient fails unless each session's state records as its client
+// a process of its own client's process group (not the test, a shell or
+// the terminal above it).
+func (p *project) requireOwnClient(clients ...*liveClient) {
+	p.t.Helper()
+	for _, c := range clients {
+		pid := p.sessionClient(c.id)
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", itoa(pid), "cmdline"))
+		if testing.Verbose() {
+			p.t.Logf("session %s: client pid %d (%s), client group %d", c.id, pid, strings.ReplaceAll(string(cmdline), "\x00", " "), c.cmd.Process.Pid)
+		}
+		if pgid, err := syscall.Getpgid(pid); pid == 0 || err != nil || pgid != c.cmd.Process.Pid {
+			p.t.Fatalf("session %s records client pid %d (%q, group %d, %v), not a process of its client (group %d)\nstate: %s", c.id, pid,
+				strings.ReplaceAll(string(cmdline), "\x00", " "), pgid, err, c.cmd.Process.Pid, p.read(filepath.Join(".git", "continuity", "sessions", c.id+".json")))
+		}
 	}
 }
 
@@ -145,14 +181,7 @@ func TestCodexRecoverKilledSession(t *testing.T) {
 	}
 	// Both record the native client, in their own process group, not the
 	// node launcher's parent (the test) or a shell.
-	for _, c := range []*liveCodex{a, b} {
-		pid := cp.sessionClient(c.id)
-		if pgid, err := syscall.Getpgid(pid); pid == 0 || err != nil || pgid != c.cmd.Process.Pid {
-			cmdline, _ := os.ReadFile(filepath.Join("/proc", itoa(pid), "cmdline"))
-			t.Fatalf("session %s records client pid %d (%q, group %d, %v), not a process of its codex (group %d)\nstate: %s", c.id, pid,
-				strings.ReplaceAll(string(cmdline), "\x00", " "), pgid, err, c.cmd.Process.Pid, cp.read(filepath.Join(".git", "continuity", "sessions", c.id+".json")))
-		}
-	}
+	cp.requireOwnClient(a, b)
 	a.kill()
 
 	next := cp.runCodex([]openaiapi.Response{openaiapi.Text("Picking up the build.")}, "carry on")
