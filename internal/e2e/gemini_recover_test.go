@@ -72,33 +72,6 @@ func TestGeminiRecoverKilledSession(t *testing.T) {
 	if len(main) == 0 {
 		t.Fatal("the next session made no model request")
 	}
-	ctx := strings.Join(hookContexts(main[0].Body), "\n")
-	handoffs, _ := filepath.Glob(filepath.Join(g.dir, "thoughts", "shared", "handoffs", workStream, "*_recovered_*.md"))
-	if len(handoffs) != 1 {
-		t.Fatalf("recovered handoffs %q, want one (the killed session's)\nfirst request's hook context:\n%s", handoffs, ctx)
-	}
-	rel := "thoughts/shared/handoffs/" + workStream + "/" + filepath.Base(handoffs[0])
-	requireAll(t, "the next session's context", ctx,
-		"The previous session ("+deadID+") ended without a handoff (its client process is gone); recovered from its transcript: "+rel,
-		"src/auth/token.go", "`"+command+"`", reply, "handed off at 42k tokens")
-	if strings.Contains(ctx, runningID) {
-		t.Errorf("the running session %s is named in the next session's context", runningID)
-	}
-	src := g.read(rel)
-	if testing.Verbose() {
-		t.Logf("context:\n%s\nrecovered handoff:\n%s", ctx, src)
-	}
-	requireAll(t, "the recovered handoff", src, "event: \"recovered\"", "agent_session: \""+deadID+"\"", "agent: \"gemini\"",
-		"tokens: 42000", "## Files", "src/auth/token.go", "## Commands", command, reply)
-	all, _ := filepath.Glob(filepath.Join(g.dir, "thoughts", "shared", "handoffs", workStream, "*.md"))
-	for _, h := range all {
-		if src, _ := os.ReadFile(h); strings.Contains(string(src), "agent_session: \""+runningID+"\"") {
-			t.Errorf("the running session was handed off: %s", h)
-		}
-	}
-	select {
-	case <-b.done:
-		t.Errorf("the running session's client exited\nstderr: %s", b.stderr.String())
-	default:
-	}
+	g.requireRecovered(strings.Join(hookContexts(main[0].Body), "\n"), a, b,
+		killedWork{agent: "gemini", file: "src/auth/token.go", command: command, reply: reply, tokens: 42000})
 }

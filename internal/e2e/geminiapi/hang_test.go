@@ -1,12 +1,11 @@
 package geminiapi
 
 import (
-	"context"
 	"encoding/json"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
 // TestHangDelay: a Delay reply comes after its delay; a Hang reply never
@@ -20,34 +19,12 @@ func TestHangDelay(t *testing.T) {
 	if r := parse(t, post(t, url, `{}`)); time.Since(start) < 300*time.Millisecond || r.Candidates[0].Content.Parts[0].Text != "slow" {
 		t.Errorf("the delayed reply: %+v after %v", r, time.Since(start))
 	}
-	got := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(`{}`))
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
+	standin.CheckHang(t, url, `{}`, func() int { return len(s.Requests()) }, func() {
+		post(t, s.URL+"/v1beta/models/gemini-3.8-flash:generateContent", `{}`) // a utility call takes no scripted reply
+		if r := parse(t, post(t, url, `{}`)); r.Candidates[0].Content.Parts[0].Text != "after" {
+			t.Errorf("the request after the hanging one got %+v", r)
 		}
-		got <- err
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.Requests()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	post(t, s.URL+"/v1beta/models/gemini-3.8-flash:generateContent", `{}`) // a utility call takes no scripted reply
-	if r := parse(t, post(t, url, `{}`)); r.Candidates[0].Content.Parts[0].Text != "after" {
-		t.Errorf("the request after the hanging one got %+v", r)
-	}
-	select {
-	case err := <-got:
-		t.Fatalf("the hanging request was answered (%v)", err)
-	case <-time.After(300 * time.Millisecond):
-	}
-	s.Close()
-	select {
-	case <-got:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not release the hanging request")
-	}
+	}, s.Close)
 }
 
 // TestSaying: a reply with text and a call has both parts, the text first.

@@ -1,11 +1,11 @@
 package openaiapi
 
 import (
-	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
 // TestHangDelay: a Delay reply comes after its delay; a Hang reply never
@@ -22,33 +22,11 @@ func TestHangDelay(t *testing.T) {
 		t.Errorf("the delayed reply: %v after %v", data[2], took)
 	}
 
-	got := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(body))
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
+	standin.CheckHang(t, url, body, func() int { return len(s.Requests()) }, func() {
+		if _, data := sse(t, post(t, url, body).Body); data[2]["delta"] != "after" {
+			t.Errorf("the request after the hanging one got %v", data[2])
 		}
-		got <- err
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.Requests()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if _, data := sse(t, post(t, url, body).Body); data[2]["delta"] != "after" {
-		t.Errorf("the request after the hanging one got %v", data[2])
-	}
-	select {
-	case err := <-got:
-		t.Fatalf("the hanging request was answered (%v)", err)
-	case <-time.After(300 * time.Millisecond):
-	}
-	s.Close()
-	select {
-	case <-got:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not release the hanging request")
-	}
+	}, s.Close)
 }
 
 // TestSaying: a reply with text and a tool call streams both items, the
