@@ -3,77 +3,50 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
-// liveClaude is a client process left running (in a process group of its
-// own, so that it can be killed whole).
-type liveClaude struct {
-	cmd  *exec.Cmd
-	id   string
-	done chan struct{} // closed when the process has been waited for
-}
-
 // startClaude starts one stream-json client against api and feeds it
 // prompts: each after the previous turn's result, the last one without
 // waiting for its result. It returns once the last prompt is sent and api
 // has answered (or hung on) every scripted response. The process is killed
 // in the test's cleanup if it still runs.
-func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClaude {
+func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClient {
 	p.t.Helper()
 	cmd := exec.Command(p.claude, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
 		"--allowedTools", tools)
 	cmd.Dir = p.dir
 	cmd.Env = append(p.clientEnv(), "ANTHROPIC_BASE_URL="+api.URL) // the last one wins
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		p.t.Fatal(err)
-	}
-	c := &liveClaude{cmd: cmd, done: make(chan struct{})}
 	results := make(chan string, 8)
 	ids := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) != nil {
-				continue
-			}
-			if id, _ := ev["session_id"].(string); id != "" {
-				select {
-				case ids <- id:
-				default:
-				}
-			}
-			if ev["type"] == "result" {
-				results <- sc.Text()
+	c := launch(p.t, cmd, func(line []byte) {
+		var ev map[string]any
+		if json.Unmarshal(line, &ev) != nil {
+			return
+		}
+		if id, _ := ev["session_id"].(string); id != "" {
+			select {
+			case ids <- id:
+			default:
 			}
 		}
-		close(results)
-	}()
-	go func() { _ = cmd.Wait(); close(c.done) }()
-	p.t.Cleanup(func() { c.kill() })
+		if ev["type"] == "result" {
+			results <- string(line)
+		}
+	})
+	stderr := c.stderr
 	send := func(prompt string) {
 		line, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompt}})
 		if _, err := stdin.Write(append(line, '\n')); err != nil {
@@ -86,10 +59,12 @@ func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClaud
 			break
 		}
 		select {
-		case r, ok := <-results:
-			if !ok || strings.Contains(r, `"is_error":true`) {
+		case r := <-results:
+			if strings.Contains(r, `"is_error":true`) {
 				p.t.Fatalf("turn %q: %s\nstderr: %s", prompt, r, stderr.String())
 			}
+		case <-c.done:
+			p.t.Fatalf("turn %q: the client exited\nstderr: %s", prompt, stderr.String())
 		case <-time.After(runTimeout):
 			p.t.Fatalf("turn %q: no result\nstderr: %s", prompt, stderr.String())
 		}
@@ -107,21 +82,6 @@ func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClaud
 		p.t.Fatal("no session id from the client")
 	}
 	return c
-}
-
-// kill kills the client's whole process group, as a closed terminal or a
-// crash would, and waits for it.
-func (c *liveClaude) kill() {
-	select {
-	case <-c.done:
-		return
-	default:
-	}
-	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-	select {
-	case <-c.done:
-	case <-time.After(10 * time.Second):
-	}
 }
 
 // TestRecoverKilledSession: a session writes a file, replies, runs a
@@ -157,6 +117,7 @@ func TestRecoverKilledSession(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(p.dir, "build.log")); err != nil {
 		t.Fatalf("the killed session's command did not run: %v", err)
 	}
+	p.requireOwnClient(a, b)
 	a.kill()
 
 	next := p.runClaude([]mockapi.Response{mockapi.Text("Picking up the build.")}, "-p", "carry on")
@@ -164,44 +125,8 @@ func TestRecoverKilledSession(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("the next session made no model request")
 	}
-	first := strings.Join(texts(reqs[0].Body), "\n")
-	handoffs, _ := filepath.Glob(filepath.Join(p.dir, "thoughts", "shared", "handoffs", workStream, "*_recovered_*.md"))
-	if len(handoffs) != 1 {
-		t.Fatalf("recovered handoffs %q, want one (the killed session's)\nfirst request:\n%s", handoffs, first)
-	}
-	rel := "thoughts/shared/handoffs/" + workStream + "/" + filepath.Base(handoffs[0])
-	for _, want := range []string{
-		"The previous session (" + a.id + ") ended without a handoff (its client process is gone); recovered from its transcript: " + rel,
-		"src/auth/token.go", "`" + command + "`", reply, "handed off at 52k tokens",
-	} {
-		if !strings.Contains(first, want) {
-			t.Errorf("the next session's first request lacks %q:\n%s", want, first)
-		}
-	}
-	if strings.Contains(first, b.id) {
-		t.Errorf("the running session %s is named in the next session's context", b.id)
-	}
-	src := p.read(rel)
-	if testing.Verbose() {
-		t.Logf("injected:\n%s\nrecovered handoff:\n%s", strings.Join(injected(reqs[0].Body), "\n---\n"), src)
-	}
-	for _, want := range []string{"event: \"recovered\"", "agent_session: \"" + a.id + "\"", "tokens: 52000",
-		"## Files", "src/auth/token.go", "## Commands", command, reply} {
-		if !strings.Contains(src, want) {
-			t.Errorf("the recovered handoff lacks %q:\n%s", want, src)
-		}
-	}
-	all, _ := filepath.Glob(filepath.Join(p.dir, "thoughts", "shared", "handoffs", workStream, "*.md"))
-	for _, h := range all {
-		if strings.Contains(filepath.Base(h), b.id[:8]) {
-			t.Errorf("the running session was handed off: %s", h)
-		}
-	}
-	select {
-	case <-b.done:
-		t.Error("the running session's client exited")
-	default:
-	}
+	p.requireRecovered(strings.Join(texts(reqs[0].Body), "\n"), a, b,
+		killedWork{agent: "claude", file: "src/auth/token.go", command: command, reply: reply, tokens: 52000})
 	// The killed session's first turn ended: its Stop hook checkpointed
 	// it (the recovery read on from there).
 	state := p.read(filepath.Join(".git", "continuity", "sessions", a.id+".json"))

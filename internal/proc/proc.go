@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -103,16 +104,20 @@ const maxDepth = 16
 // Client is the process this one runs for: its first ancestor that is not
 // a shell or a known wrapper (a host runs a hook through `sh -c`, which
 // may or may not exec the command, and a plugin may add a script of its
-// own) and that started at least a second before this process.
-func Client() (Identity, error) {
+// own) and that started at least a second before this process, or, sooner,
+// one whose command name is among names (the client's own, as its host
+// knows it: a hook at its start, when the client is younger than a
+// second, finds it rather than the terminal the client runs in, which
+// would outlive a killed session).
+func Client(names ...string) (Identity, error) {
 	self, err := lookup(os.Getpid())
 	if err != nil {
 		return Identity{}, err
 	}
-	return clientFrom(self, lookup)
+	return clientFrom(self, lookup, names...)
 }
 
-func clientFrom(self info, look func(int) (info, error)) (Identity, error) {
+func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, error) {
 	pid := self.parent
 	for range maxDepth {
 		if pid <= 1 {
@@ -125,8 +130,9 @@ func clientFrom(self info, look func(int) (info, error)) (Identity, error) {
 		if in.gone {
 			return Identity{}, fmt.Errorf("process %d: %w", pid, ErrNotFound)
 		}
+		name := commandName(in.name)
 		young := self.id.Start < in.id.Start+uint64(minAge/tick)
-		if !passThrough[commandName(in.name)] && !young {
+		if slices.Contains(names, name) || !passThrough[name] && !young {
 			return in.id, nil
 		}
 		pid = in.parent

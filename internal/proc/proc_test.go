@@ -145,3 +145,36 @@ func TestClientWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestClientNamed: a client named by its host is taken however young (a
+// hook at its start), even when an older process above it would be taken
+// without the name; an unnamed young process is still passed over, and a
+// gone process is never the client.
+func TestClientNamed(t *testing.T) {
+	sec := uint64(time.Second / tick)
+	tree := map[int]info{
+		40: {id: Identity{40, 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Identity{30, 1000 * sec}, parent: 20, name: "npm exec"},             // a wrapper started with the hook
+		20: {id: Identity{20, 1000 * sec}, parent: 15, name: "/opt/codex/bin/codex"}, // the client, started with the hook too
+		15: {id: Identity{15, 1000 * sec}, parent: 10, name: "node"},                 // its launcher
+		10: {id: Identity{10, 100 * sec}, parent: 1, name: "tmux: server"},           // the terminal, old
+		50: {id: Identity{50, 1000 * sec}, parent: 60, name: "codex", gone: true},    // a gone client
+		60: {id: Identity{60, 100 * sec}, parent: 1, name: "init-ish"},
+	}
+	look := func(pid int) (info, error) {
+		if in, ok := tree[pid]; ok {
+			return in, nil
+		}
+		return info{}, ErrNotFound
+	}
+	hook := func(parent int) info { return info{id: Identity{99, 1000 * sec}, parent: parent, name: "continuity"} }
+	if id, err := clientFrom(hook(40), look, "codex"); err != nil || id != (Identity{20, 1000 * sec}) {
+		t.Errorf("named: %v, %v; want the young codex, pid 20", id, err)
+	}
+	if id, err := clientFrom(hook(40), look); err != nil || id != (Identity{10, 100 * sec}) {
+		t.Errorf("unnamed: %v, %v; want the old terminal, pid 10", id, err)
+	}
+	if id, err := clientFrom(hook(50), look, "codex"); err == nil {
+		t.Errorf("a gone named client: %v, want an error", id)
+	}
+}

@@ -23,7 +23,11 @@ func (k Hook) client() *proc.Identity {
 		if !proc.Supported {
 			return nil
 		}
-		find = proc.Client
+		var names []string
+		if h, ok := k.Host.(interface{ ClientNames() []string }); ok {
+			names = h.ClientNames()
+		}
+		find = func() (proc.Identity, error) { return proc.Client(names...) }
 	}
 	id, err := find()
 	if err != nil || !id.Known() {

@@ -12,16 +12,34 @@ import (
 	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// Response is one scripted model reply: plain text, or one function call.
+// Response is one scripted model reply: plain text, one function call, or
+// both (the text first, as a model says what it is about to do).
 type Response struct {
-	Text string // the model's text, when Call is nil
+	Text string // the model's text
 	Call *Call  // one function call; the client runs the tool and asks again
 	// PromptTokens is the promptTokenCount the reply reports (0 = 1000):
 	// at or over model.compressionThreshold x the model's window (0.5 x
 	// 1,048,576 by default) the client compresses its history before its
 	// next model call, when the history has an earlier turn to split at.
 	PromptTokens int
+	// Hang never answers: the request waits until the client goes away or
+	// the server closes (a model that stopped responding).
+	Hang bool
+	// Delay is how long the model takes to answer (0 = at once).
+	Delay time.Duration
 }
+
+// Hang returns a reply that never comes.
+func Hang() Response { return Response{Hang: true} }
+
+// Saying returns r with text said before its call.
+func (r Response) Saying(text string) Response { r.Text = text; return r }
+
+// Tokens returns r reporting n prompt tokens.
+func (r Response) Tokens(n int) Response { r.PromptTokens = n; return r }
+
+// After returns r answered only after d.
+func (r Response) After(d time.Duration) Response { r.Delay = d; return r }
 
 // Call is a function call the model makes.
 type Call struct {
@@ -57,6 +75,8 @@ func (r Request) Main() bool { return r.Method == "streamGenerateContent" && !r.
 type Server struct {
 	// URL (the Script's) is the base URL to give the client as GOOGLE_GEMINI_BASE_URL.
 	standin.Script[Response, Request]
+
+	hold standin.Hold // releases hanging and delayed requests on Close
 }
 
 // DefaultSummary is the snapshot compression requests get unless SetSummary says otherwise.
@@ -68,6 +88,12 @@ func New(responses ...Response) *Server {
 	s := &Server{}
 	s.Start(s.serve, DefaultSummary, responses...)
 	return s
+}
+
+// Close shuts the server down; hanging requests give up.
+func (s *Server) Close() {
+	s.hold.Release()
+	s.Script.Close()
 }
 
 // modelPath is /v1beta/models/MODEL:METHOD.
@@ -118,7 +144,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "{}", http.StatusNotFound)
 		return
 	}
+	switch {
+	case haveNext && next.Hang:
+		s.hold.Wait(r, -1)
+		return
+	case haveNext && next.Delay > 0 && !s.hold.Wait(r, next.Delay):
+		return
+	}
 	streaming := req.Method == "streamGenerateContent"
+	var parts []any
+	if haveNext && next.Call != nil && next.Text != "" {
+		parts = append(parts, map[string]any{"text": next.Text})
+	}
 	var part map[string]any
 	tokens := 1000
 	switch {
@@ -149,7 +186,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := map[string]any{
 		"candidates": []any{map[string]any{
-			"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+			"content": map[string]any{"role": "model", "parts": append(parts, part)}, "finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]int{"promptTokenCount": tokens, "candidatesTokenCount": 20, "totalTokenCount": tokens + 20},
 		"modelVersion":  req.Model,
 		"responseId":    id,

@@ -20,16 +20,25 @@ import (
 	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// Response is one scripted model reply: text, or one tool call.
+// Response is one scripted model reply: text, one tool call, or both (the
+// text first, as a model says what it is about to do).
 type Response struct {
-	Text string    // the assistant's text, when Call is nil
+	Text string    // the assistant's text
 	Call *ToolCall // one tool call; Codex runs it and asks again
 	// InputTokens is the prompt size the reply's usage reports (0 = 1000).
 	// At or above Codex's model_auto_compact_token_limit it compacts the
 	// history before its next request (mid-turn after a tool call, or
 	// before the next turn).
 	InputTokens int
+	// Hang never answers: the request waits until the client goes away or
+	// the server closes (a model that stopped responding).
+	Hang bool
+	// Delay is how long the model takes to answer (0 = at once).
+	Delay time.Duration
 }
+
+// Hang returns a reply that never comes.
+func Hang() Response { return Response{Hang: true} }
 
 // ToolCall is a tool call the model makes. A string Input becomes a
 // custom (freeform) tool call, as apply_patch is; anything else is a
@@ -56,6 +65,12 @@ func Patch(patch string) Response {
 // Tokens returns r reporting n input tokens.
 func (r Response) Tokens(n int) Response { r.InputTokens = n; return r }
 
+// Saying returns r with text said before its tool call.
+func (r Response) Saying(text string) Response { r.Text = text; return r }
+
+// After returns r answered only after d.
+func (r Response) After(d time.Duration) Response { r.Delay = d; return r }
+
 // Request is one request the client sent, as received.
 type Request struct {
 	N          int    // 1-based arrival order
@@ -70,6 +85,8 @@ type Server struct {
 	// URL (the Script's) is the server's root, e.g. http://127.0.0.1:PORT; Codex's
 	// base_url is URL + "/v1".
 	standin.Script[Response, Request]
+
+	hold standin.Hold // releases hanging and delayed requests on Close
 }
 
 // DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
@@ -81,6 +98,12 @@ func New(responses ...Response) *Server {
 	s := &Server{}
 	s.Start(s.serve, DefaultSummary, responses...)
 	return s
+}
+
+// Close shuts the server down; hanging requests give up.
+func (s *Server) Close() {
+	s.hold.Release()
+	s.Script.Close()
 }
 
 // Args are the codex command-line options (before the subcommand) that
@@ -170,6 +193,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if !haveNext {
 		next = Text("OK")
 	}
+	if isResponses && !req.Compaction {
+		switch {
+		case next.Hang:
+			s.hold.Wait(r, -1)
+			return
+		case next.Delay > 0 && !s.hold.Wait(r, next.Delay):
+			return
+		}
+	}
 
 	switch {
 	case r.Method == http.MethodGet && path == "/v1/models":
@@ -200,33 +232,42 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if haveNext && next.InputTokens > 0 {
 		tokens = next.InputTokens
 	}
-	it := item(req.N, next)
+	its := items(req.N, next)
 	resp := map[string]any{"id": fmt.Sprintf("resp_mock_%d", req.N), "object": "response",
 		"created_at": time.Now().Unix(), "model": parsed.Model}
 	if parsed.Stream != nil && !*parsed.Stream {
-		resp["status"], resp["output"], resp["usage"] = "completed", []any{it}, usage(tokens)
+		resp["status"], resp["output"], resp["usage"] = "completed", its, usage(tokens)
 		writeJSON(w, resp)
 		return
 	}
-	stream(w, resp, it, tokens)
+	stream(w, resp, its, tokens)
 }
 
-// item is the output item of a reply, in the API's shape.
-func item(n int, r Response) map[string]any {
+// items are the output items of a reply, in the API's shape: its text
+// (unless it only calls a tool), then its tool call.
+func items(n int, r Response) []any {
+	var out []any
+	if r.Text != "" || r.Call == nil {
+		out = append(out, message(n, r.Text))
+	}
 	if c := r.Call; c != nil {
 		if patch, ok := c.Input.(string); ok {
-			return map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_mock_%d", n), "status": "completed",
-				"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "input": patch}
+			return append(out, map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_mock_%d", n), "status": "completed",
+				"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "input": patch})
 		}
 		input := c.Input
 		if input == nil {
 			input = map[string]any{}
 		}
 		args, _ := json.Marshal(input)
-		return map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", n), "status": "completed",
-			"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "arguments": string(args)}
+		out = append(out, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", n), "status": "completed",
+			"call_id": fmt.Sprintf("call_mock_%d", n), "name": c.Name, "arguments": string(args)})
 	}
-	text := r.Text
+	return out
+}
+
+// message is an assistant message item ("OK" for no text).
+func message(n int, text string) map[string]any {
 	if text == "" {
 		text = "OK"
 	}
@@ -245,9 +286,10 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // stream writes one reply as the server-sent events Codex reads:
-// response.created, response.output_item.added, a text delta for a
-// message, response.output_item.done, response.completed with the usage.
-func stream(w http.ResponseWriter, resp, it map[string]any, tokens int) {
+// response.created; for each output item, response.output_item.added, a
+// text delta for a message, response.output_item.done; then
+// response.completed with the usage.
+func stream(w http.ResponseWriter, resp map[string]any, its []any, tokens int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -269,19 +311,22 @@ func stream(w http.ResponseWriter, resp, it map[string]any, tokens int) {
 		return m
 	}
 	event("response.created", map[string]any{"response": with(map[string]any{"status": "in_progress", "output": []any{}})})
-	added := it
-	if it["type"] == "message" {
-		added = map[string]any{}
-		for k, v := range it {
-			added[k] = v
+	for i, x := range its {
+		it := x.(map[string]any)
+		added := it
+		if it["type"] == "message" {
+			added = map[string]any{}
+			for k, v := range it {
+				added[k] = v
+			}
+			added["content"] = []any{}
 		}
-		added["content"] = []any{}
+		event("response.output_item.added", map[string]any{"output_index": i, "item": added})
+		if it["type"] == "message" {
+			text := it["content"].([]any)[0].(map[string]any)["text"]
+			event("response.output_text.delta", map[string]any{"item_id": it["id"], "output_index": i, "content_index": 0, "delta": text})
+		}
+		event("response.output_item.done", map[string]any{"output_index": i, "item": it})
 	}
-	event("response.output_item.added", map[string]any{"output_index": 0, "item": added})
-	if it["type"] == "message" {
-		text := it["content"].([]any)[0].(map[string]any)["text"]
-		event("response.output_text.delta", map[string]any{"item_id": it["id"], "output_index": 0, "content_index": 0, "delta": text})
-	}
-	event("response.output_item.done", map[string]any{"output_index": 0, "item": it})
-	event("response.completed", map[string]any{"response": with(map[string]any{"status": "completed", "output": []any{it}, "usage": usage(tokens)})})
+	event("response.completed", map[string]any{"response": with(map[string]any{"status": "completed", "output": its, "usage": usage(tokens)})})
 }
