@@ -134,3 +134,38 @@ func TestRecoverKilledSession(t *testing.T) {
 		t.Errorf("no Stop checkpoint in the killed session's state:\n%s", state)
 	}
 }
+
+// A Claude Code session killed in its very first turn, with no delay
+// anywhere, ran only SessionStart before it died, when its client was
+// younger than a second: the client is still found (by the name the host
+// gives it, not taken for the terminal above it) and the session is
+// recovered.
+func TestRecoverKilledInFirstTurn(t *testing.T) {
+	p := newProject(t)
+	p.initContinuity(workStream, goal)
+	const command = "echo built > build.log"
+	// Tool calls only: the turn never ends, so no Stop hook runs.
+	dead := mockapi.New(
+		mockapi.Tool("Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "auth", "logout.go"), "content": "package auth\n"}),
+		mockapi.Response{ToolUse: &mockapi.ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 31000},
+		mockapi.Hang(),
+	)
+	t.Cleanup(dead.Close)
+	a := p.startClaude(dead, "write the logout handler and build")
+	running := mockapi.New(mockapi.Hang())
+	t.Cleanup(running.Close)
+	b := p.startClaude(running, "read the README")
+
+	p.requireOwnClient(a, b)
+	a.kill()
+	next := p.runClaude([]mockapi.Response{mockapi.Text("Picking up.")}, "-p", "carry on")
+	reqs := modelRequests(next.Requests)
+	if len(reqs) == 0 {
+		t.Fatal("the next session made no model request")
+	}
+	p.requireRecovered(strings.Join(texts(reqs[0].Body), "\n"), a, b,
+		killedWork{agent: "claude", file: "src/auth/logout.go", command: command, tokens: 31000})
+	if state := p.read(filepath.Join(".git", "continuity", "sessions", a.id+".json")); strings.Contains(state, `"event": "Stop"`) {
+		t.Errorf("the killed session ended a turn; the case is one that never did:\n%s", state)
+	}
+}
