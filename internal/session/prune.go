@@ -68,11 +68,14 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 		fail(err)
 	}
 	if !dryRun {
-		// A stamp whose time alone matters, written directly: through
-		// safefile it would leave a temporary directory behind in the
-		// local state this prune has just cleared.
+		// A stamp whose time alone matters: unsynced (a write of that
+		// kind leaves no temporary directory behind in the local state
+		// this prune has just cleared, nor a lock file).
 		stamp := filepath.Join(p.StateDir, "pruned")
-		if err := os.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		opts := p.StateOptions()
+		opts.NoSync = true
+		data := []byte(now.UTC().Format(time.RFC3339) + "\n")
+		if err := safefile.Update(stamp, opts, func([]byte) ([]byte, error) { return data, nil }); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fail(fmt.Errorf("local state: %w", err))
 		}
 	}
