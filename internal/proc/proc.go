@@ -12,15 +12,46 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
 // Identity is one process: its PID and its start time, in a unit of the
-// platform's own (compared only for equality, on the same machine).
+// platform's own (compared only for equality, on the same machine), and
+// where the PID means something (see Here).
 type Identity struct {
 	PID   int    `json:"pid"`
 	Start uint64 `json:"start"`
+	// Where is the PID's namespace as Here says it when the identity was
+	// taken: a PID from another machine, boot or container is not in this
+	// one's process table, and must not read as gone there. Empty in an
+	// identity recorded before it was kept: taken as here.
+	Where string `json:"where,omitempty"`
 }
+
+// Ours reports whether id's PID is one of this process's namespace: it was
+// recorded here, or before Where was kept. An identity from elsewhere, or
+// any with a Where when this process cannot say its own, is not ours.
+func Ours(id Identity) bool {
+	if id.Where == "" {
+		return true
+	}
+	h := Here()
+	return h != "" && h == id.Where
+}
+
+// Here says where this process's PIDs mean something, "" when it cannot
+// be known: on Linux the boot and the PID namespace, on macOS the boot
+// time and the host's name. Read once.
+func Here() string {
+	hereOnce.Do(func() { here = where() })
+	return here
+}
+
+var (
+	hereOnce sync.Once
+	here     string
+)
 
 // Known reports whether id names a process.
 func (id Identity) Known() bool { return id.PID > 0 && id.Start != 0 }
@@ -51,27 +82,29 @@ func Of(pid int) (Identity, error) {
 	if in.gone {
 		return Identity{}, ErrNotFound
 	}
+	in.id.Where = Here()
 	return in.id, nil
 }
 
 // Alive reports whether the process id names still runs: a process with
-// its PID exists and started when it did. An unknown identity, or a
-// platform that cannot tell, reads as not alive: callers check Supported
-// and Known first.
+// its PID exists and started when it did. An unknown identity, one from
+// another namespace (not Ours), or a platform that cannot tell, reads as
+// not alive: callers check Supported and Known first.
 func Alive(id Identity) bool {
-	if !id.Known() {
+	if !id.Known() || !Ours(id) {
 		return false
 	}
 	now, err := Of(id.PID)
-	return err == nil && now == id
+	return err == nil && now.PID == id.PID && now.Start == id.Start
 }
 
 // Gone reports whether the process id names has certainly stopped: no
 // process has its PID, or the one that has it started at another time (the
-// PID was given again). A platform that cannot tell, or a process it may
-// not look at, is not gone.
+// PID was given again). A platform that cannot tell, a process it may not
+// look at, or one whose PID is of another machine, boot or container (not
+// Ours), is not gone.
 func Gone(id Identity) bool {
-	if !id.Known() {
+	if !id.Known() || !Ours(id) {
 		return false
 	}
 	now, err := Of(id.PID)
@@ -114,7 +147,11 @@ func Client(names ...string) (Identity, error) {
 	if err != nil {
 		return Identity{}, err
 	}
-	return clientFrom(self, lookup, names...)
+	id, err := clientFrom(self, lookup, names...)
+	if err == nil {
+		id.Where = Here()
+	}
+	return id, err
 }
 
 func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, error) {

@@ -106,21 +106,27 @@ const claimFor = time.Minute
 const recoverWhen = "at this session's next turn end"
 
 // over says why session s is certainly over ("" when it may still run):
-// its client process is gone, or, with no client recorded, it has been
-// quiet for a day (and then the reason says it may be early).
+// its client process is gone, or, with no client recorded or one of
+// another machine, boot or container (whose process table this one does
+// not see), it has been quiet for a day (and then the reason says it may
+// be early).
 func over(s project.Session, now time.Time) string {
+	unknown := "no client process could be recorded"
 	if s.Client != nil {
-		if proc.Gone(*s.Client) {
+		if !proc.Ours(*s.Client) {
+			unknown = "its client process runs on another machine or in another container"
+		} else if proc.Gone(*s.Client) {
 			return "its client process is gone"
+		} else {
+			return "" // alive, or not known to be gone
 		}
-		return "" // alive, or not known to be gone
 	}
 	last := s.Seen
 	if last.IsZero() {
 		last = s.Updated
 	}
 	if now.Sub(last) > quietDay {
-		return fmt.Sprintf("no client process could be recorded, and it has been quiet since %s; it may be early", last.UTC().Format("2006-01-02 15:04 UTC"))
+		return fmt.Sprintf("%s, and it has been quiet since %s; it may be early", unknown, last.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	return ""
 }

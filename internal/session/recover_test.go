@@ -331,3 +331,25 @@ func TestRecoverLedgerMissing(t *testing.T) {
 	lacks(t, "context", a.Context, "could not be read")
 	contains(t, "message", a.Message, "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/auth/")
 }
+
+// TestRecoverOtherNamespace: a session whose client was recorded in
+// another PID namespace (a container or machine sharing the worktree) is
+// not taken for dead because its PID is not in this process table: only a
+// quiet day recovers it, and its handoff then says it may be early.
+func TestRecoverOtherNamespace(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	far := *deadClient(t)
+	far.Where = "boot 00000000-0000-0000-0000-000000000000 pid:[1]"
+	r.earlier("far", &far, testNow.Add(-time.Minute), r.hostTranscript("far"))
+	e := r.env0(recoverHost())
+	if recs, problems := Recover(r.p, e, "new"); len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("a client of another namespace was taken for dead: %+v %q", recs, problems)
+	}
+	e.Now = testNow.Add(25 * time.Hour)
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 1 || recs[0].Path == "" || len(problems) != 0 {
+		t.Fatalf("quiet for a day: %+v, %q", recs, problems)
+	}
+	contains(t, "why", recs[0].Why, "another machine or in another container", "it may be early")
+}
