@@ -193,7 +193,9 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 func recoverOne(p *project.Project, e Env, s project.Session, stream, why string) (inject.Recovery, error) {
 	claimed := false
 	if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) {
-		if t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
+		// Under the lock, the session must still be the one judged over:
+		// one resumed since (a new client, seen again) or ended runs on.
+		if sameRun(*t, s) && t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
 			t.Claimed, claimed = e.Now.UTC(), true
 		}
 	}); err != nil || !claimed {
@@ -216,6 +218,13 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 		err = uerr
 	}
 	return inject.Recovery{Session: s.ID, Why: why, Path: w.Path}, err
+}
+
+// sameRun reports whether t, a session's state now, is still the run s
+// was judged from: the same client, last seen at the same time.
+func sameRun(t, s project.Session) bool {
+	sameClient := t.Client == nil && s.Client == nil || t.Client != nil && s.Client != nil && *t.Client == *s.Client
+	return sameClient && t.Seen.Equal(s.Seen)
 }
 
 // FinishRecoveries goes on with the recoveries a session start left

@@ -353,3 +353,33 @@ func TestRecoverOtherNamespace(t *testing.T) {
 	}
 	contains(t, "why", recs[0].Why, "another machine or in another container", "it may be early")
 }
+
+// TestRecoverClaimRechecks: a dead session resumed between the start's
+// look at the open sessions and its claim (a new client, seen again) is
+// not claimed, written or marked recovered: it runs.
+func TestRecoverClaimRechecks(t *testing.T) {
+	const id = "resumed"
+	r, _, _ := withDead(t, id)
+	e := r.env0(recoverHost())
+	open := r.p.Unfinished()
+	if len(open) != 1 || open[0].ID != id || over(open[0], e.Now) == "" {
+		t.Fatalf("open sessions %+v", open)
+	}
+	live := liveClient(t)
+	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
+		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, testNow)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recoverOne(r.p, e, open[0], "auth", "its client process is gone")
+	if err != nil || rec.Path != "" || len(r.handoffs()) != 0 {
+		t.Fatalf("recovered a resumed session: %+v, %v, handoffs %q", rec, err, r.handoffs())
+	}
+	if s := r.p.LoadSession(id); s.Recovered != "" || !s.Claimed.IsZero() || s.Ended {
+		t.Errorf("the resumed session's state: %+v", s)
+	}
+	// Judged again, from its state now, it is left alone: it runs.
+	if recs, problems := Recover(r.p, e, "new"); len(recs) != 0 || len(problems) != 0 {
+		t.Errorf("recovered on a later start: %+v %q", recs, problems)
+	}
+}
