@@ -90,13 +90,18 @@ func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity
 // early).
 const quietDay = 24 * time.Hour
 
-// RecoverReadMax is the most of a dead session's transcript a session start
-// reads to recover it: about what reads in 100 ms. BenchmarkRecoverRead
+// RecoverReadMax is the most of dead sessions' transcripts a session start
+// reads to recover them, all together: about what reads in 100 ms. BenchmarkRecoverRead
 // reads a Claude Code transcript from a file at about 1 GB/s (2 shared
 // cores, load 4); a quarter of that, for cold disks and busier machines,
 // is 25 MB in 100 ms. A larger unread part waits for this worktree's next
 // turn end or compaction.
 var RecoverReadMax int64 = 24 << 20
+
+// RecoverTimeMax is how long a session start goes on recovering: a dead
+// session reached after it (each write of a handoff takes its time, and a
+// worktree may hold many) waits, as one past RecoverReadMax does.
+var RecoverTimeMax = 200 * time.Millisecond
 
 // claimFor is how long a hook's claim on a recovery holds: one that died
 // while recovering gives way after it.
@@ -136,8 +141,9 @@ func over(s project.Session, now time.Time) string {
 // starting (current): each one's handoff is written from its transcript
 // (event recovered), when its transcript holds work newer than its last
 // handoff, and the session is marked so that it is never recovered twice.
-// A session whose unread transcript is larger than RecoverReadMax is not
-// read now: it is marked pending, and FinishRecoveries, called by a later
+// One start reads at most RecoverReadMax of all their transcripts, and
+// starts no recovery after RecoverTimeMax: a session past either budget
+// is not read now: it is marked pending, and FinishRecoveries, called by a later
 // turn end or compaction, writes it. A session still running (its client
 // alive) is never touched. It returns what to tell the model and the
 // person, and one line per problem.
@@ -145,6 +151,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 	var out []inject.Recovery
 	var problems []string
 	pending := false
+	budget, began := RecoverReadMax, time.Now()
 	for _, s := range p.Unfinished() {
 		// Another host's session is left to that host's next start: only
 		// it reads that transcript.
@@ -160,7 +167,8 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 			problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
 			continue
 		}
-		if unreadBytes(p, e, s.ID, s.Transcript) > RecoverReadMax {
+		n := unreadBytes(p, e, s.ID, s.Transcript)
+		if n > budget || time.Since(began) > RecoverTimeMax {
 			dir, _ := p.HandoffSessionDir(stream)
 			if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Pending = why }); err != nil {
 				problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
@@ -170,6 +178,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 			out = append(out, inject.Recovery{Session: s.ID, Why: why, Dir: p.Rel(dir) + "/", When: recoverWhen})
 			continue
 		}
+		budget -= n
 		r, err := recoverOne(p, e, s, stream, why)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))

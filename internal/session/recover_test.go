@@ -383,3 +383,45 @@ func TestRecoverClaimRechecks(t *testing.T) {
 		t.Errorf("recovered on a later start: %+v %q", recs, problems)
 	}
 }
+
+// TestRecoverBudgetPerStart: the read budget is one start's, not one dead
+// session's: two dead sessions that each fit in it but not together get
+// one recovered and the other pending (finished by the next turn end); a
+// start past its time budget recovers none now.
+func TestRecoverBudgetPerStart(t *testing.T) {
+	defer func(n int64, d time.Duration) { RecoverReadMax, RecoverTimeMax = n, d }(RecoverReadMax, RecoverTimeMax)
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	var size int64
+	for _, id := range []string{"dead-a", "dead-b"} {
+		tr := r.hostTranscript(id)
+		fi, err := os.Stat(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = fi.Size()
+		r.earlier(id, deadClient(t), testNow.Add(-time.Minute), tr)
+	}
+	e := r.env0(recoverHost())
+	RecoverTimeMax = -1
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 2 || recs[0].Path != "" || recs[1].Path != "" || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("past the time budget: %+v %q, handoffs %q; want both pending", recs, problems, r.handoffs())
+	}
+	RecoverTimeMax, RecoverReadMax = time.Minute, size*3/2
+	recs, problems = Recover(r.p, e, "new")
+	written := 0
+	for _, rec := range recs {
+		if rec.Path != "" {
+			written++
+		}
+	}
+	if len(recs) != 2 || written != 1 || len(problems) != 0 || len(r.handoffs()) != 1 || !r.p.RecoveryPending() {
+		t.Fatalf("two sessions of %d bytes within %d: %+v %q, handoffs %q; want one written, one pending", size, RecoverReadMax, recs, problems, r.handoffs())
+	}
+	k, _ := r.hook(recoverHost(), false)
+	k.Handle(host.Event{Kind: host.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "new", Transcript: r.transcript()})
+	if n := len(r.handoffs()); n != 2 || r.p.RecoveryPending() {
+		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.RecoveryPending())
+	}
+}
