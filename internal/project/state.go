@@ -170,6 +170,7 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 	opts := p.StateOptions()
 	opts.NoSync = true
 	var was, is bool
+	var markErr error
 	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		s := Session{ID: id}
 		if len(old) > 0 {
@@ -183,11 +184,21 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 		if len(s.Runs) > 20 {
 			s.Runs = s.Runs[len(s.Runs)-20:]
 		}
+		if was != is {
+			// Only when a session opens or closes, not a write per call;
+			// under the lock, so that two updates mark in their order. A
+			// mark made for a write that then fails is harmless (Unfinished
+			// heals it).
+			markErr = p.markOpen(path, is)
+		}
 		return json.MarshalIndent(s, "", "  ")
 	})
-	if err == nil && was != is {
-		// Only when a session opens or closes: not a write per call.
-		err = p.markOpen(path, is)
+	if err != nil && was && !is {
+		// The close was not written: the session is still open.
+		_ = p.markOpen(path, true)
+	}
+	if err == nil {
+		err = markErr
 	}
 	return err
 }
@@ -244,7 +255,7 @@ func (p *Project) Unfinished() []Session {
 		if err == nil && s.open() {
 			out = append(out, s)
 		} else if err == nil || errors.Is(err, fs.ErrNotExist) {
-			_ = os.Remove(filepath.Join(p.openDir(), e.Name())) // pruned or closed: the index heals
+			p.unmarkClosed(e.Name()) // pruned or closed: the index heals
 		}
 	}
 	sortSessions(out)
@@ -273,6 +284,26 @@ func (p *Project) markOpen(path string, open bool) error {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil
+}
+
+// unmarkClosed removes the index's mark of the state file name if the
+// session is closed or gone, judged under the state lock: a session
+// reopened at the same moment keeps the mark its update made.
+func (p *Project) unmarkClosed(name string) {
+	path := filepath.Join(p.StateDir, "sessions", name)
+	opts := p.StateOptions()
+	opts.NoSync = true // the lock every UpdateSession takes
+	mark := filepath.Join(p.openDir(), name)
+	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+		var s Session
+		if len(old) == 0 || json.Unmarshal(old, &s) != nil || !s.open() {
+			_ = os.Remove(mark)
+		}
+		return nil, safefile.ErrNoChange
+	})
+	if _, serr := os.Stat(filepath.Dir(path)); err != nil && errors.Is(serr, fs.ErrNotExist) {
+		_ = os.Remove(mark) // no sessions at all: none to reopen
+	}
 }
 
 func sortSessions(s []Session) {
