@@ -166,8 +166,8 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	if errors.Is(err, project.ErrNoLedger) {
 		a := host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
 		if len(recovered) > 0 {
-			a.Context += "\n" + inject.RecoveredText(recovered)
-			a.Message += "; " + inject.RecoveredMessage(recovered)
+			a.Context += "\n" + p.Redact(inject.RecoveredText(recovered))
+			a.Message += "; " + p.Redact(inject.RecoveredMessage(recovered))
 		}
 		return a, "no ledger", "", nil
 	}
@@ -184,8 +184,8 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	switch {
 	case len(recovered) == 0:
 	case errors.Is(err, ledger.ErrNotFound):
-		inj.Text += "\n" + inject.RecoveredText(recovered)
-		inj.Message = inject.NoLedgerMessage() + "; " + inject.RecoveredMessage(recovered)
+		inj.Text += "\n" + p.Redact(inject.RecoveredText(recovered))
+		inj.Message = inject.NoLedgerMessage() + "; " + p.Redact(inject.RecoveredMessage(recovered))
 	default:
 		inj.Input.Recovered = recovered
 		inj = injection(p, inj.Input, err)

@@ -425,3 +425,27 @@ func TestRecoverBudgetPerStart(t *testing.T) {
 		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.RecoveryPending())
 	}
 }
+
+// TestRecoverRedactsNoLedger: the lines saying what was recovered are
+// redacted on the paths with no ledger and with a missing one, as on the
+// ledger's own: a session id shaped like a secret never reaches the model
+// or the person.
+func TestRecoverRedactsNoLedger(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+	for _, missing := range []bool{false, true} {
+		r := newRepo(t)
+		if missing {
+			r.ledger("auth", authLedger)
+			r.env["CONTINUITY_LEDGER"] = "ghost"
+		}
+		r.earlier(secret, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript("dead"))
+		k, _ := r.hook(recoverHost(), false)
+		a := k.Handle(startOf(r, "next"))
+		contains(t, "context", a.Context, "no ledger yet", "ended without a handoff", "[REDACTED:")
+		for what, got := range map[string]string{"context": a.Context, "message": a.Message} {
+			if strings.Contains(got, "ghp_0123") {
+				t.Errorf("missing ledger %v: the %s holds the secret: %q", missing, what, got)
+			}
+		}
+	}
+}
