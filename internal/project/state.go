@@ -97,8 +97,13 @@ type Session struct {
 	Agent      string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
 	Client     *proc.Identity `json:"client,omitempty"`
 	Transcript string         `json:"transcript,omitempty"`
-	Seen       time.Time      `json:"seen,omitzero"`
-	Ended      bool           `json:"ended,omitempty"`
+	// TranscriptRoot is the host's transcript directory for the project
+	// in the session's own environment, as its hooks found it: a recovery,
+	// run from another session's environment, accepts a transcript under
+	// it.
+	TranscriptRoot string    `json:"transcript_root,omitempty"`
+	Seen           time.Time `json:"seen,omitzero"`
+	Ended          bool      `json:"ended,omitempty"`
 	// Recovered says what a later session's recovery did for this one (the
 	// handoff it wrote, or why none was needed): it is never recovered twice.
 	Recovered string `json:"recovered,omitempty"`
@@ -244,13 +249,15 @@ func (p *Project) Unfinished() []Session {
 		// reads these.
 		var head struct {
 			ID, Ledger, Agent, Transcript, Recovered, Pending string
+			TranscriptRoot                                    string `json:"transcript_root"`
 			Client                                            *proc.Identity
 			Seen, Updated                                     time.Time
 			Ended                                             bool
 		}
 		if err == nil && json.Unmarshal(b, &head) == nil {
 			s = Session{ID: head.ID, Ledger: head.Ledger, Agent: head.Agent, Transcript: head.Transcript, Recovered: head.Recovered,
-				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended}
+				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended,
+				TranscriptRoot: head.TranscriptRoot}
 		}
 		if err == nil && s.open() {
 			out = append(out, s)

@@ -116,7 +116,7 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 			if stream != "" {
 				s.Ledger = stream
 			}
-			seen(s, ev, k.Host.Name(), client, k.Now)
+			seen(s, ev, k.Host.Name(), client, func() string { return k.Host.TranscriptDir(k.Getenv, p.Root) }, k.Now)
 		}); serr != nil {
 			k.debugf("record run: %v", serr)
 		}

@@ -66,15 +66,20 @@ func (k Hook) finishRecoveries(p *project.Project) {
 }
 
 // seen records in a session's state what a hook call shows of it: its
-// client, its transcript, when, and whether it ended. A session that
-// starts again (resumed) is live again: neither ended nor recovered.
-func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, now time.Time) {
+// client, its transcript and the host's transcript directory in its
+// environment (root, asked at its start or when none is recorded), when,
+// and whether it ended. A session that starts again (resumed) is live
+// again: neither ended nor recovered.
+func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, root func() string, now time.Time) {
 	s.Agent = agent
 	if client != nil || ev.Kind == host.Start {
 		s.Client = client // a start with no client known forgets the last one's: it may be gone
 	}
 	if ev.Transcript != "" {
 		s.Transcript = ev.Transcript
+		if ev.Kind == host.Start || s.TranscriptRoot == "" {
+			s.TranscriptRoot = root()
+		}
 	}
 	s.Seen = now.UTC()
 	switch ev.Kind {
@@ -162,7 +167,8 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 		if why == "" {
 			continue
 		}
-		stream, err := streamFor(p, e.Getenv, s.ID)
+		e := own(e, s)
+		stream, err := streamFor(p, nil, s.ID)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
 			continue
@@ -256,6 +262,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 			left = true
 			break
 		}
+		e := own(e, s)
 		if unreadBytes(p, e, s.ID, s.Transcript) > 0 {
 			if _, _, err := Checkpoint(p, e, s.ID, s.Transcript); err != nil {
 				first = cmpErr(first, fmt.Errorf("recover session %s: %w", s.ID, err))
@@ -266,7 +273,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 				continue
 			}
 		}
-		stream, err := streamFor(p, e.Getenv, s.ID)
+		stream, err := streamFor(p, nil, s.ID)
 		if err != nil {
 			first = cmpErr(first, err)
 			continue
@@ -285,6 +292,18 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 		first = cmpErr(first, p.SetRecoveryPending(false))
 	}
 	return done, first
+}
+
+// own is the setting in which to recover session s: the starting
+// session's, with the transcript directory s's own hooks recorded also
+// accepted (its transcript was confined by them when they saw it). The
+// stream is never taken from the starting session's environment: s's
+// recorded ledger, else the worktree's (streamFor with no environment).
+func own(e Env, s project.Session) Env {
+	if s.TranscriptRoot != "" {
+		e.Roots = append(e.Roots[:len(e.Roots):len(e.Roots)], s.TranscriptRoot)
+	}
+	return e
 }
 
 func cmpErr(first, err error) error {

@@ -367,7 +367,7 @@ func TestRecoverClaimRechecks(t *testing.T) {
 	}
 	live := liveClient(t)
 	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
-		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, testNow)
+		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, func() string { return "" }, testNow)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -447,5 +447,46 @@ func TestRecoverRedactsNoLedger(t *testing.T) {
 				t.Errorf("missing ledger %v: the %s holds the secret: %q", missing, what, got)
 			}
 		}
+	}
+}
+
+// TestRecoverOwnEnvironment: a dead session is recovered in its own
+// setting, not the starting session's: its transcript is accepted under
+// the transcript directory its own hooks recorded (the new session's
+// environment names another), and its handoff goes to the worktree's
+// stream, not to the one the new session's environment names.
+func TestRecoverOwnEnvironment(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.ledger("other", authLedger)
+	if err := r.p.SetActive("auth"); err != nil {
+		t.Fatal(err)
+	}
+	const dead = "elsewhere"
+	tr := r.hostTranscript(dead) // under the config dir of the dead session's environment
+	k, stderr := r.hook(recoverHost(), false)
+	dc := *deadClient(t)
+	k.Client = func() (proc.Identity, error) { return dc, nil }
+	ev := startOf(r, dead)
+	ev.Transcript = tr
+	k.Handle(ev)
+	if err := r.p.UpdateSession(dead, testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+		t.Fatal(err) // as if it started with no ledger: only the worktree's choice applies
+	}
+	if s := r.p.LoadSession(dead); s.TranscriptRoot == "" || !strings.HasPrefix(tr, s.TranscriptRoot) {
+		t.Fatalf("transcript root %q recorded for %s", s.TranscriptRoot, tr)
+	}
+	r.env["CLAUDE_CONFIG_DIR"] = filepath.Join(r.env["HOME"], "another-claude")
+	r.env["CONTINUITY_LEDGER"] = "other"
+	k.Client = nil
+	k.Handle(startOf(r, "next"))
+	files := r.handoffs()
+	if len(files) != 1 || !strings.Contains(files[0], "_recovered_") {
+		others, _ := filepath.Glob(filepath.Join(r.dir, "thoughts", "shared", "handoffs", "other", "*.md"))
+		t.Fatalf("recovered into auth: %q, into other: %q (stderr %q)", files, others, stderr)
+	}
+	contains(t, "handoff", r.read("thoughts/shared/handoffs/auth/"+filepath.Base(files[0])), "Its last reply: ")
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q", stderr)
 	}
 }
