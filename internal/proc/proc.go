@@ -141,40 +141,45 @@ const maxDepth = 16
 // one whose command name is among names (the client's own, as its host
 // knows it: a hook at its start, when the client is younger than a
 // second, finds it rather than the terminal the client runs in, which
-// would outlive a killed session).
-func Client(names ...string) (Identity, error) {
+// would outlive a killed session). named says it was found by its name: a
+// process found by its age alone may still be a slow wrapper (one that
+// took more than a second to start the hook), which the caller confirms
+// by seeing it again.
+func Client(names ...string) (id Identity, named bool, err error) {
 	self, err := lookup(os.Getpid())
 	if err != nil {
-		return Identity{}, err
+		return Identity{}, false, err
 	}
-	id, err := clientFrom(self, lookup, names...)
+	id, named, err = clientFrom(self, lookup, names...)
 	if err == nil {
 		id.Where = Here()
 	}
-	return id, err
+	return id, named, err
 }
 
-func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, error) {
+func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, bool, error) {
 	pid := self.parent
 	for range maxDepth {
 		if pid <= 1 {
-			return Identity{}, errors.New("no client process: the hook's ancestors are shells up to init")
+			return Identity{}, false, errors.New("no client process: the hook's ancestors are shells up to init")
 		}
 		in, err := look(pid)
 		if err != nil {
-			return Identity{}, fmt.Errorf("process %d: %w", pid, err)
+			return Identity{}, false, fmt.Errorf("process %d: %w", pid, err)
 		}
 		if in.gone {
-			return Identity{}, fmt.Errorf("process %d: %w", pid, ErrNotFound)
+			return Identity{}, false, fmt.Errorf("process %d: %w", pid, ErrNotFound)
 		}
 		name := commandName(in.name)
-		young := self.id.Start < in.id.Start+uint64(minAge/tick)
-		if slices.Contains(names, name) || !passThrough[name] && !young {
-			return in.id, nil
+		if slices.Contains(names, name) {
+			return in.id, true, nil
+		}
+		if young := self.id.Start < in.id.Start+uint64(minAge/tick); !passThrough[name] && !young {
+			return in.id, false, nil
 		}
 		pid = in.parent
 	}
-	return Identity{}, errors.New("no client process within 16 ancestors")
+	return Identity{}, false, errors.New("no client process within 16 ancestors")
 }
 
 // commandName is a command name as the table knows it: a login shell's

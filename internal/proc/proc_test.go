@@ -14,7 +14,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PROC_TEST_CLIENT") == "1" {
 		minAge = 0 // the test process started just before: see TestClientWalk for the age
-		id, err := Client()
+		id, _, err := Client()
 		if err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -137,12 +137,12 @@ func TestClientWalk(t *testing.T) {
 		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
 	}
 	for _, parent := range []int{40, 80} {
-		if id, err := clientFrom(hook(parent), look); err != nil || id != (Identity{PID: 20, Start: 900 * sec}) {
+		if id, named, err := clientFrom(hook(parent), look); err != nil || named || id != (Identity{PID: 20, Start: 900 * sec}) {
 			t.Errorf("from %d: %v, %v; want pid 20", parent, id, err)
 		}
 	}
 	for _, parent := range []int{50, 60, 99} {
-		if id, err := clientFrom(hook(parent), look); err == nil {
+		if id, _, err := clientFrom(hook(parent), look); err == nil {
 			t.Errorf("from %d: %v, want an error", parent, id)
 		}
 	}
@@ -172,13 +172,13 @@ func TestClientNamed(t *testing.T) {
 	hook := func(parent int) info {
 		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
 	}
-	if id, err := clientFrom(hook(40), look, "codex"); err != nil || id != (Identity{PID: 20, Start: 1000 * sec}) {
+	if id, named, err := clientFrom(hook(40), look, "codex"); err != nil || !named || id != (Identity{PID: 20, Start: 1000 * sec}) {
 		t.Errorf("named: %v, %v; want the young codex, pid 20", id, err)
 	}
-	if id, err := clientFrom(hook(40), look); err != nil || id != (Identity{PID: 10, Start: 100 * sec}) {
+	if id, named, err := clientFrom(hook(40), look); err != nil || named || id != (Identity{PID: 10, Start: 100 * sec}) {
 		t.Errorf("unnamed: %v, %v; want the old terminal, pid 10", id, err)
 	}
-	if id, err := clientFrom(hook(50), look, "codex"); err == nil {
+	if id, _, err := clientFrom(hook(50), look, "codex"); err == nil {
 		t.Errorf("a gone named client: %v, want an error", id)
 	}
 }

@@ -16,25 +16,26 @@ import (
 )
 
 // client is the identity of the client process the hook runs for, nil
-// when it cannot be known (another platform, a hook run by hand from init).
-func (k Hook) client() *proc.Identity {
+// when it cannot be known (another platform, a hook run by hand from
+// init), and whether it was found by the name its host gives it.
+func (k Hook) client() (*proc.Identity, bool) {
 	find := k.Client
 	if find == nil {
 		if !proc.Supported {
-			return nil
+			return nil, false
 		}
 		var names []string
 		if h, ok := k.Host.(interface{ ClientNames() []string }); ok {
 			names = h.ClientNames()
 		}
-		find = func() (proc.Identity, error) { return proc.Client(names...) }
+		find = func() (proc.Identity, bool, error) { return proc.Client(names...) }
 	}
-	id, err := find()
+	id, named, err := find()
 	if err != nil || !id.Known() {
 		k.debugf("client process not identified: %v", err)
-		return nil
+		return nil, false
 	}
-	return &id
+	return &id, named
 }
 
 // recover hands off the earlier sessions of the worktree that died (see
@@ -68,12 +69,27 @@ func (k Hook) finishRecoveries(p *project.Project) {
 // seen records in a session's state what a hook call shows of it: its
 // client, its transcript and the host's transcript directory in its
 // environment (root, asked at its start or when none is recorded), when,
-// and whether it ended. A session that starts again (resumed) is live
-// again: neither ended nor recovered.
-func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, root func() string, now time.Time) {
+// and whether it ended. A client found by its name (named) is recorded at
+// once; one found by its age alone only once two calls found it (until
+// then it is the candidate): a wrapper that took more than a second to
+// start the hook, and ends with it, would make a running session look
+// over. A session that starts again (resumed) is live again: neither
+// ended nor recovered.
+func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, named bool, root func() string, now time.Time) {
 	s.Agent = agent
-	if client != nil || ev.Kind == host.Start {
-		s.Client = client // a start with no client known forgets the last one's: it may be gone
+	same := func(a *proc.Identity) bool { return a != nil && client != nil && *a == *client }
+	switch {
+	case client == nil:
+		if ev.Kind == host.Start {
+			s.Client, s.Candidate = nil, nil // a start with no client known forgets the last one's: it may be gone
+		}
+	case named || same(s.Client) || same(s.Candidate):
+		s.Client, s.Candidate = client, nil
+	default:
+		if ev.Kind == host.Start {
+			s.Client = nil
+		}
+		s.Candidate = client
 	}
 	if ev.Transcript != "" {
 		s.Transcript = ev.Transcript

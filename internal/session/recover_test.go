@@ -258,7 +258,7 @@ func TestHookRecordsSession(t *testing.T) {
 	r.ledger("auth", authLedger)
 	k, _ := r.hook(recoverHost(), false)
 	want := proc.Identity{PID: 4242, Start: 99}
-	k.Client = func() (proc.Identity, error) { return want, nil }
+	k.Client = func() (proc.Identity, bool, error) { return want, true, nil }
 	tr := r.transcript()
 	ev := startOf(r, "rec")
 	ev.Transcript = tr
@@ -275,7 +275,7 @@ func TestHookRecordsSession(t *testing.T) {
 	if err := r.p.UpdateSession("rec", testNow, func(s *project.Session) { s.Recovered = "x" }); err != nil {
 		t.Fatal(err)
 	}
-	k.Client = func() (proc.Identity, error) { return proc.Identity{}, proc.ErrUnsupported }
+	k.Client = func() (proc.Identity, bool, error) { return proc.Identity{}, false, proc.ErrUnsupported }
 	k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
 	if s = r.p.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
 		t.Errorf("after a resume with no client known: %+v", s)
@@ -367,7 +367,7 @@ func TestRecoverClaimRechecks(t *testing.T) {
 	}
 	live := liveClient(t)
 	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
-		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, func() string { return "" }, testNow)
+		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, true, func() string { return "" }, testNow)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +466,7 @@ func TestRecoverOwnEnvironment(t *testing.T) {
 	tr := r.hostTranscript(dead) // under the config dir of the dead session's environment
 	k, stderr := r.hook(recoverHost(), false)
 	dc := *deadClient(t)
-	k.Client = func() (proc.Identity, error) { return dc, nil }
+	k.Client = func() (proc.Identity, bool, error) { return dc, true, nil }
 	ev := startOf(r, dead)
 	ev.Transcript = tr
 	k.Handle(ev)
@@ -488,5 +488,46 @@ func TestRecoverOwnEnvironment(t *testing.T) {
 	contains(t, "handoff", r.read("thoughts/shared/handoffs/auth/"+filepath.Base(files[0])), "Its last reply: ")
 	if stderr.Len() != 0 {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestHookConfirmsUnnamedClient: a client found by its age alone (not by
+// its host's name for it) is recorded only once a second hook call of the
+// session finds it again: a slow wrapper found by one call, gone after
+// it, never makes the running session look over. A named client is
+// recorded at once.
+func TestHookConfirmsUnnamedClient(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	k, _ := r.hook(recoverHost(), false)
+	tr := r.hostTranscript("wrapped")
+	wrapper, client := deadClient(t), liveClient(t)
+	found, named := wrapper, false
+	k.Client = func() (proc.Identity, bool, error) { return *found, named, nil }
+	ev := startOf(r, "wrapped")
+	ev.Transcript = tr
+	k.Handle(ev) // the start's hook ran under a wrapper that took its time, gone since
+	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *wrapper {
+		t.Fatalf("after one call: client %v, candidate %v; want only the candidate", s.Client, s.Candidate)
+	}
+	if recs, problems := Recover(r.p, r.env0(recoverHost()), "next"); len(recs) != 0 || len(problems) != 0 {
+		t.Fatalf("a session whose wrapper is gone was recovered: %+v %q", recs, problems)
+	}
+	found = client
+	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *client {
+		t.Fatalf("after a call with another client: client %v, candidate %v", s.Client, s.Candidate)
+	}
+	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	if s := r.p.LoadSession("wrapped"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+		t.Fatalf("seen twice: client %v, candidate %v; want it recorded", s.Client, s.Candidate)
+	}
+	// A named client is recorded at the first call.
+	found, named = client, true
+	ev = startOf(r, "named")
+	ev.Transcript = r.hostTranscript("named")
+	k.Handle(ev)
+	if s := r.p.LoadSession("named"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+		t.Errorf("named: client %v, candidate %v", s.Client, s.Candidate)
 	}
 }
