@@ -17,7 +17,11 @@ import (
 
 // client is the identity of the client process the hook runs for, nil
 // when it cannot be known (another platform, a hook run by hand from
-// init), and whether it was found by the name its host gives it.
+// init), and whether it is trusted at once: found by the name its host
+// gives it, or found for a host that names none (Gemini CLI's client is a
+// plain node, named like any node wrapper; it may run only its start hook
+// before it is killed, so waiting for a second call would leave a session
+// killed in its first turn unrecovered).
 func (k Hook) client() (*proc.Identity, bool) {
 	find := k.Client
 	if find == nil {
@@ -28,7 +32,10 @@ func (k Hook) client() (*proc.Identity, bool) {
 		if h, ok := k.Host.(interface{ ClientNames() []string }); ok {
 			names = h.ClientNames()
 		}
-		find = func() (proc.Identity, bool, error) { return proc.Client(names...) }
+		find = func() (proc.Identity, bool, error) {
+			id, named, err := proc.Client(names...)
+			return id, named || len(names) == 0, err
+		}
 	}
 	id, named, err := find()
 	if err != nil || !id.Known() {
