@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestOpenIndexConcurrent: sessions closed and reopened at once by
@@ -13,9 +12,7 @@ import (
 // the index saying exactly which are open: an open session left out of it
 // would never be recovered.
 func TestOpenIndexConcurrent(t *testing.T) {
-	root := t.TempDir()
-	p := &Project{Root: root, StateDir: filepath.Join(root, ".state")}
-	now := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	p, now := stateProject(t)
 	ids := []string{"s1", "s2", "s3", "s4"}
 	for round := range 200 {
 		var wg sync.WaitGroup
