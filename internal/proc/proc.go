@@ -12,15 +12,46 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
 // Identity is one process: its PID and its start time, in a unit of the
-// platform's own (compared only for equality, on the same machine).
+// platform's own (compared only for equality, on the same machine), and
+// where the PID means something (see Here).
 type Identity struct {
 	PID   int    `json:"pid"`
 	Start uint64 `json:"start"`
+	// Where is the PID's namespace as Here says it when the identity was
+	// taken: a PID from another machine, boot or container is not in this
+	// one's process table, and must not read as gone there. Empty in an
+	// identity recorded before it was kept: taken as here.
+	Where string `json:"where,omitempty"`
 }
+
+// Ours reports whether id's PID is one of this process's namespace: it was
+// recorded here, or before Where was kept. An identity from elsewhere, or
+// any with a Where when this process cannot say its own, is not ours.
+func Ours(id Identity) bool {
+	if id.Where == "" {
+		return true
+	}
+	h := Here()
+	return h != "" && h == id.Where
+}
+
+// Here says where this process's PIDs mean something, "" when it cannot
+// be known: on Linux the boot and the PID namespace, on macOS the boot
+// time and the host's name. Read once.
+func Here() string {
+	hereOnce.Do(func() { here = where() })
+	return here
+}
+
+var (
+	hereOnce sync.Once
+	here     string
+)
 
 // Known reports whether id names a process.
 func (id Identity) Known() bool { return id.PID > 0 && id.Start != 0 }
@@ -51,27 +82,29 @@ func Of(pid int) (Identity, error) {
 	if in.gone {
 		return Identity{}, ErrNotFound
 	}
+	in.id.Where = Here()
 	return in.id, nil
 }
 
 // Alive reports whether the process id names still runs: a process with
-// its PID exists and started when it did. An unknown identity, or a
-// platform that cannot tell, reads as not alive: callers check Supported
-// and Known first.
+// its PID exists and started when it did. An unknown identity, one from
+// another namespace (not Ours), or a platform that cannot tell, reads as
+// not alive: callers check Supported and Known first.
 func Alive(id Identity) bool {
-	if !id.Known() {
+	if !id.Known() || !Ours(id) {
 		return false
 	}
 	now, err := Of(id.PID)
-	return err == nil && now == id
+	return err == nil && now.PID == id.PID && now.Start == id.Start
 }
 
 // Gone reports whether the process id names has certainly stopped: no
 // process has its PID, or the one that has it started at another time (the
-// PID was given again). A platform that cannot tell, or a process it may
-// not look at, is not gone.
+// PID was given again). A platform that cannot tell, a process it may not
+// look at, or one whose PID is of another machine, boot or container (not
+// Ours), is not gone.
 func Gone(id Identity) bool {
-	if !id.Known() {
+	if !id.Known() || !Ours(id) {
 		return false
 	}
 	now, err := Of(id.PID)
@@ -108,36 +141,45 @@ const maxDepth = 16
 // one whose command name is among names (the client's own, as its host
 // knows it: a hook at its start, when the client is younger than a
 // second, finds it rather than the terminal the client runs in, which
-// would outlive a killed session).
-func Client(names ...string) (Identity, error) {
+// would outlive a killed session). named says it was found by its name: a
+// process found by its age alone may still be a slow wrapper (one that
+// took more than a second to start the hook), which the caller confirms
+// by seeing it again.
+func Client(names ...string) (id Identity, named bool, err error) {
 	self, err := lookup(os.Getpid())
 	if err != nil {
-		return Identity{}, err
+		return Identity{}, false, err
 	}
-	return clientFrom(self, lookup, names...)
+	id, named, err = clientFrom(self, lookup, names...)
+	if err == nil {
+		id.Where = Here()
+	}
+	return id, named, err
 }
 
-func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, error) {
+func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, bool, error) {
 	pid := self.parent
 	for range maxDepth {
 		if pid <= 1 {
-			return Identity{}, errors.New("no client process: the hook's ancestors are shells up to init")
+			return Identity{}, false, errors.New("no client process: the hook's ancestors are shells up to init")
 		}
 		in, err := look(pid)
 		if err != nil {
-			return Identity{}, fmt.Errorf("process %d: %w", pid, err)
+			return Identity{}, false, fmt.Errorf("process %d: %w", pid, err)
 		}
 		if in.gone {
-			return Identity{}, fmt.Errorf("process %d: %w", pid, ErrNotFound)
+			return Identity{}, false, fmt.Errorf("process %d: %w", pid, ErrNotFound)
 		}
 		name := commandName(in.name)
-		young := self.id.Start < in.id.Start+uint64(minAge/tick)
-		if slices.Contains(names, name) || !passThrough[name] && !young {
-			return in.id, nil
+		if slices.Contains(names, name) {
+			return in.id, true, nil
+		}
+		if young := self.id.Start < in.id.Start+uint64(minAge/tick); !passThrough[name] && !young {
+			return in.id, false, nil
 		}
 		pid = in.parent
 	}
-	return Identity{}, errors.New("no client process within 16 ancestors")
+	return Identity{}, false, errors.New("no client process within 16 ancestors")
 }
 
 // commandName is a command name as the table knows it: a login shell's

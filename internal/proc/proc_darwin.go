@@ -5,6 +5,8 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -36,4 +38,18 @@ func lookup(pid int) (info, error) {
 	}
 	return info{id: Identity{PID: pid, Start: uint64(st.Sec)*1_000_000 + uint64(st.Usec)}, parent: int(k.Eproc.Ppid),
 		name: string(name), gone: k.Proc.P_stat == 5}, nil // SZOMB
+}
+
+// where is the boot (its time) and the machine (its host name), "" when
+// either cannot be read: a PID names the same process only within both.
+func where() string {
+	tv, err := unix.SysctlTimeval("kern.boottime")
+	if err != nil {
+		return ""
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		return ""
+	}
+	return fmt.Sprintf("boot %d.%06d host %s", tv.Sec, tv.Usec, host)
 }

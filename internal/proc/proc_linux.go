@@ -47,3 +47,22 @@ func lookup(pid int) (info, error) {
 	return info{id: Identity{PID: pid, Start: start}, parent: parent, name: string(b[open+1 : end]),
 		gone: state == "Z" || state == "X" || state == "x"}, nil
 }
+
+// where is the boot (its random id) and the PID namespace of this process
+// ("" when either cannot be read): a PID names the same process only
+// within both.
+func where() string {
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil || ns == "" {
+		return ""
+	}
+	id := string(bytes.TrimSpace(boot))
+	if id == "" {
+		return ""
+	}
+	return "boot " + id + " " + ns
+}

@@ -11,3 +11,5 @@ const Supported = false
 const tick = time.Second
 
 func lookup(int) (info, error) { return info{}, ErrUnsupported }
+
+func where() string { return "" }

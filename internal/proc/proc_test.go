@@ -14,7 +14,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PROC_TEST_CLIENT") == "1" {
 		minAge = 0 // the test process started just before: see TestClientWalk for the age
-		id, err := Client()
+		id, _, err := Client()
 		if err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -117,15 +117,15 @@ func TestClientThroughShells(t *testing.T) {
 func TestClientWalk(t *testing.T) {
 	sec := uint64(time.Second / tick)
 	tree := map[int]info{
-		40: {id: Identity{40, 1000 * sec}, parent: 30, name: "sh"},
-		30: {id: Identity{30, 1000 * sec}, parent: 25, name: "-bash"},
-		25: {id: Identity{25, 1000 * sec}, parent: 20, name: "/usr/bin/env"},
-		20: {id: Identity{20, 900 * sec}, parent: 10, name: "claude"},
-		10: {id: Identity{10, 100 * sec}, parent: 1, name: "zsh"},
-		50: {id: Identity{50, 1000 * sec}, parent: 1, name: "dash"},
-		60: {id: Identity{60, 1000 * sec}, parent: 70, name: "sh"},
-		70: {id: Identity{70, 100 * sec}, parent: 1, name: "node", gone: true},
-		80: {id: Identity{80, 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
+		40: {id: Identity{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Identity{PID: 30, Start: 1000 * sec}, parent: 25, name: "-bash"},
+		25: {id: Identity{PID: 25, Start: 1000 * sec}, parent: 20, name: "/usr/bin/env"},
+		20: {id: Identity{PID: 20, Start: 900 * sec}, parent: 10, name: "claude"},
+		10: {id: Identity{PID: 10, Start: 100 * sec}, parent: 1, name: "zsh"},
+		50: {id: Identity{PID: 50, Start: 1000 * sec}, parent: 1, name: "dash"},
+		60: {id: Identity{PID: 60, Start: 1000 * sec}, parent: 70, name: "sh"},
+		70: {id: Identity{PID: 70, Start: 100 * sec}, parent: 1, name: "node", gone: true},
+		80: {id: Identity{PID: 80, Start: 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
 	}
 	look := func(pid int) (info, error) {
 		if in, ok := tree[pid]; ok {
@@ -133,14 +133,16 @@ func TestClientWalk(t *testing.T) {
 		}
 		return info{}, ErrNotFound
 	}
-	hook := func(parent int) info { return info{id: Identity{99, 1000 * sec}, parent: parent, name: "continuity"} }
+	hook := func(parent int) info {
+		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
+	}
 	for _, parent := range []int{40, 80} {
-		if id, err := clientFrom(hook(parent), look); err != nil || id != (Identity{20, 900 * sec}) {
+		if id, named, err := clientFrom(hook(parent), look); err != nil || named || id != (Identity{PID: 20, Start: 900 * sec}) {
 			t.Errorf("from %d: %v, %v; want pid 20", parent, id, err)
 		}
 	}
 	for _, parent := range []int{50, 60, 99} {
-		if id, err := clientFrom(hook(parent), look); err == nil {
+		if id, _, err := clientFrom(hook(parent), look); err == nil {
 			t.Errorf("from %d: %v, want an error", parent, id)
 		}
 	}
@@ -153,13 +155,13 @@ func TestClientWalk(t *testing.T) {
 func TestClientNamed(t *testing.T) {
 	sec := uint64(time.Second / tick)
 	tree := map[int]info{
-		40: {id: Identity{40, 1000 * sec}, parent: 30, name: "sh"},
-		30: {id: Identity{30, 1000 * sec}, parent: 20, name: "npm exec"},             // a wrapper started with the hook
-		20: {id: Identity{20, 1000 * sec}, parent: 15, name: "/opt/codex/bin/codex"}, // the client, started with the hook too
-		15: {id: Identity{15, 1000 * sec}, parent: 10, name: "node"},                 // its launcher
-		10: {id: Identity{10, 100 * sec}, parent: 1, name: "tmux: server"},           // the terminal, old
-		50: {id: Identity{50, 1000 * sec}, parent: 60, name: "codex", gone: true},    // a gone client
-		60: {id: Identity{60, 100 * sec}, parent: 1, name: "init-ish"},
+		40: {id: Identity{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Identity{PID: 30, Start: 1000 * sec}, parent: 20, name: "npm exec"},             // a wrapper started with the hook
+		20: {id: Identity{PID: 20, Start: 1000 * sec}, parent: 15, name: "/opt/codex/bin/codex"}, // the client, started with the hook too
+		15: {id: Identity{PID: 15, Start: 1000 * sec}, parent: 10, name: "node"},                 // its launcher
+		10: {id: Identity{PID: 10, Start: 100 * sec}, parent: 1, name: "tmux: server"},           // the terminal, old
+		50: {id: Identity{PID: 50, Start: 1000 * sec}, parent: 60, name: "codex", gone: true},    // a gone client
+		60: {id: Identity{PID: 60, Start: 100 * sec}, parent: 1, name: "init-ish"},
 	}
 	look := func(pid int) (info, error) {
 		if in, ok := tree[pid]; ok {
@@ -167,14 +169,58 @@ func TestClientNamed(t *testing.T) {
 		}
 		return info{}, ErrNotFound
 	}
-	hook := func(parent int) info { return info{id: Identity{99, 1000 * sec}, parent: parent, name: "continuity"} }
-	if id, err := clientFrom(hook(40), look, "codex"); err != nil || id != (Identity{20, 1000 * sec}) {
+	hook := func(parent int) info {
+		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
+	}
+	if id, named, err := clientFrom(hook(40), look, "codex"); err != nil || !named || id != (Identity{PID: 20, Start: 1000 * sec}) {
 		t.Errorf("named: %v, %v; want the young codex, pid 20", id, err)
 	}
-	if id, err := clientFrom(hook(40), look); err != nil || id != (Identity{10, 100 * sec}) {
+	if id, named, err := clientFrom(hook(40), look); err != nil || named || id != (Identity{PID: 10, Start: 100 * sec}) {
 		t.Errorf("unnamed: %v, %v; want the old terminal, pid 10", id, err)
 	}
-	if id, err := clientFrom(hook(50), look, "codex"); err == nil {
+	if id, _, err := clientFrom(hook(50), look, "codex"); err == nil {
 		t.Errorf("a gone named client: %v, want an error", id)
+	}
+}
+
+// TestOtherNamespaceNotGone: a dead PID recorded in another namespace
+// (another machine, boot or container: Where differs) is not gone here,
+// since this process table says nothing of it; recorded here, or before
+// Where was kept, it is gone.
+func TestOtherNamespaceNotGone(t *testing.T) {
+	needSupport(t)
+	if Here() == "" {
+		t.Skip("this system does not say where its PIDs mean something")
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := Identity{PID: cmd.Process.Pid, Start: 12345}
+	self, err := Of(os.Getpid())
+	if err != nil || self.Where != Here() {
+		t.Fatalf("Of(self) = %v, %v; want Where %q", self, err, Here())
+	}
+	for _, where := range []string{"", Here()} {
+		id := dead
+		id.Where = where
+		if !Gone(id) || !Ours(id) {
+			t.Errorf("dead pid recorded at %q: Gone %v, Ours %v; want both", where, Gone(id), Ours(id))
+		}
+	}
+	far := dead
+	far.Where = "boot 00000000-0000-0000-0000-000000000000 pid:[1]"
+	if Gone(far) || Ours(far) {
+		t.Errorf("a pid of another namespace reads as gone here")
+	}
+	farSelf := self
+	farSelf.Where = far.Where
+	if Alive(farSelf) {
+		t.Errorf("this process's pid recorded elsewhere reads as alive here")
+	}
+	oldSelf := self
+	oldSelf.Where = ""
+	if !Alive(oldSelf) || !Alive(self) {
+		t.Errorf("this process, recorded with or without Where, is not alive")
 	}
 }

@@ -94,11 +94,20 @@ type Session struct {
 	// without an end event: the client process its hooks ran for (when it
 	// could be identified), its transcript (when the host named one), the
 	// last hook call, and whether an end event came.
-	Agent      string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
-	Client     *proc.Identity `json:"client,omitempty"`
+	Agent  string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
+	Client *proc.Identity `json:"client,omitempty"`
+	// Candidate is a client found by its age alone, seen by one hook call:
+	// it may be a slow wrapper that ended with that hook. It becomes the
+	// Client once another call of the session finds it again.
+	Candidate  *proc.Identity `json:"candidate,omitempty"`
 	Transcript string         `json:"transcript,omitempty"`
-	Seen       time.Time      `json:"seen,omitzero"`
-	Ended      bool           `json:"ended,omitempty"`
+	// TranscriptRoot is the host's transcript directory for the project
+	// in the session's own environment, as its hooks found it: a recovery,
+	// run from another session's environment, accepts a transcript under
+	// it.
+	TranscriptRoot string    `json:"transcript_root,omitempty"`
+	Seen           time.Time `json:"seen,omitzero"`
+	Ended          bool      `json:"ended,omitempty"`
 	// Recovered says what a later session's recovery did for this one (the
 	// handoff it wrote, or why none was needed): it is never recovered twice.
 	Recovered string `json:"recovered,omitempty"`
@@ -170,6 +179,7 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 	opts := p.StateOptions()
 	opts.NoSync = true
 	var was, is bool
+	var markErr error
 	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		s := Session{ID: id}
 		if len(old) > 0 {
@@ -183,11 +193,21 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 		if len(s.Runs) > 20 {
 			s.Runs = s.Runs[len(s.Runs)-20:]
 		}
+		if was != is {
+			// Only when a session opens or closes, not a write per call;
+			// under the lock, so that two updates mark in their order. A
+			// mark made for a write that then fails is harmless (Unfinished
+			// heals it).
+			markErr = p.markOpen(path, is)
+		}
 		return json.MarshalIndent(s, "", "  ")
 	})
-	if err == nil && was != is {
-		// Only when a session opens or closes: not a write per call.
-		err = p.markOpen(path, is)
+	if err != nil && was && !is {
+		// The close was not written: the session is still open.
+		_ = p.markOpen(path, true)
+	}
+	if err == nil {
+		err = markErr
 	}
 	return err
 }
@@ -233,18 +253,20 @@ func (p *Project) Unfinished() []Session {
 		// reads these.
 		var head struct {
 			ID, Ledger, Agent, Transcript, Recovered, Pending string
+			TranscriptRoot                                    string `json:"transcript_root"`
 			Client                                            *proc.Identity
 			Seen, Updated                                     time.Time
 			Ended                                             bool
 		}
 		if err == nil && json.Unmarshal(b, &head) == nil {
 			s = Session{ID: head.ID, Ledger: head.Ledger, Agent: head.Agent, Transcript: head.Transcript, Recovered: head.Recovered,
-				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended}
+				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended,
+				TranscriptRoot: head.TranscriptRoot}
 		}
 		if err == nil && s.open() {
 			out = append(out, s)
 		} else if err == nil || errors.Is(err, fs.ErrNotExist) {
-			_ = os.Remove(filepath.Join(p.openDir(), e.Name())) // pruned or closed: the index heals
+			p.unmarkClosed(e.Name()) // pruned or closed: the index heals
 		}
 	}
 	sortSessions(out)
@@ -273,6 +295,26 @@ func (p *Project) markOpen(path string, open bool) error {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil
+}
+
+// unmarkClosed removes the index's mark of the state file name if the
+// session is closed or gone, judged under the state lock: a session
+// reopened at the same moment keeps the mark its update made.
+func (p *Project) unmarkClosed(name string) {
+	path := filepath.Join(p.StateDir, "sessions", name)
+	opts := p.StateOptions()
+	opts.NoSync = true // the lock every UpdateSession takes
+	mark := filepath.Join(p.openDir(), name)
+	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
+		var s Session
+		if len(old) == 0 || json.Unmarshal(old, &s) != nil || !s.open() {
+			_ = os.Remove(mark)
+		}
+		return nil, safefile.ErrNoChange
+	})
+	if _, serr := os.Stat(filepath.Dir(path)); err != nil && errors.Is(serr, fs.ErrNotExist) {
+		_ = os.Remove(mark) // no sessions at all: none to reopen
+	}
 }
 
 func sortSessions(s []Session) {

@@ -13,9 +13,7 @@ import (
 // (open once it names a transcript, closed by an end or a recovery, open
 // again on a resume), and heals when a state file is pruned.
 func TestUnfinished(t *testing.T) {
-	root := t.TempDir()
-	p := &Project{Root: root, StateDir: filepath.Join(root, ".state")}
-	now := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	p, now := stateProject(t)
 	ids := func() []string {
 		var out []string
 		for _, s := range p.Unfinished() {
@@ -62,4 +60,11 @@ func TestUnfinished(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Join(p.StateDir, "open")); len(ents) != 0 {
 		t.Errorf("the index did not heal: %d entries", len(ents))
 	}
+}
+
+// stateProject is a project with only local state, in a directory of the
+// test's own, and the time its tests write at.
+func stateProject(t *testing.T) (*Project, time.Time) {
+	root := t.TempDir()
+	return &Project{Root: root, StateDir: filepath.Join(root, ".state")}, time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
 }

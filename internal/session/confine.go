@@ -37,6 +37,7 @@ func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]stri
 		if d := e.Host.TranscriptDir(e.Getenv, p.Root); d != "" {
 			roots = append(roots, d)
 		}
+		roots = append(roots, e.Roots...)
 	}
 	err := checkTranscript(path, roots)
 	if m, ok := e.Host.(transcriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {

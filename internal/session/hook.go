@@ -46,8 +46,9 @@ type Hook struct {
 	Stderr io.Writer // one line per problem, "continuity hook: …"
 	Debug  bool      // say more on Stderr
 	// Client identifies the client process the hook runs for (nil:
-	// proc.Client), recorded so that a later session can tell it is gone.
-	Client func() (proc.Identity, error)
+	// proc.Client), recorded so that a later session can tell it is gone,
+	// and says whether it was found by its name (trusted at once).
+	Client func() (proc.Identity, bool, error)
 }
 
 // Handle acts on one event and returns the answer for the host to encode.
@@ -110,13 +111,13 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 		k.debugf("%s: %s", ev.Name, msg)
 	}
 	if ev.SessionID != "" {
-		client := k.client()
+		client, named := k.client()
 		if serr := p.UpdateSession(ev.SessionID, k.Now, func(s *project.Session) {
 			s.Runs = append(s.Runs, run)
 			if stream != "" {
 				s.Ledger = stream
 			}
-			seen(s, ev, k.Host.Name(), client, k.Now)
+			seen(s, ev, k.Host.Name(), client, named, func() string { return k.Host.TranscriptDir(k.Getenv, p.Root) }, k.Now)
 		}); serr != nil {
 			k.debugf("record run: %v", serr)
 		}
@@ -166,8 +167,8 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	if errors.Is(err, project.ErrNoLedger) {
 		a := host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
 		if len(recovered) > 0 {
-			a.Context += "\n" + inject.RecoveredText(recovered)
-			a.Message += "; " + inject.RecoveredMessage(recovered)
+			a.Context += "\n" + p.Redact(inject.RecoveredText(recovered))
+			a.Message += "; " + p.Redact(inject.RecoveredMessage(recovered))
 		}
 		return a, "no ledger", "", nil
 	}
@@ -184,8 +185,8 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 	switch {
 	case len(recovered) == 0:
 	case errors.Is(err, ledger.ErrNotFound):
-		inj.Text += "\n" + inject.RecoveredText(recovered)
-		inj.Message = inject.NoLedgerMessage() + "; " + inject.RecoveredMessage(recovered)
+		inj.Text += "\n" + p.Redact(inject.RecoveredText(recovered))
+		inj.Message = inject.NoLedgerMessage() + "; " + p.Redact(inject.RecoveredMessage(recovered))
 	default:
 		inj.Input.Recovered = recovered
 		inj = injection(p, inj.Input, err)

@@ -16,25 +16,33 @@ import (
 )
 
 // client is the identity of the client process the hook runs for, nil
-// when it cannot be known (another platform, a hook run by hand from init).
-func (k Hook) client() *proc.Identity {
+// when it cannot be known (another platform, a hook run by hand from
+// init), and whether it is trusted at once: found by the name its host
+// gives it, or found for a host that names none (Gemini CLI's client is a
+// plain node, named like any node wrapper; it may run only its start hook
+// before it is killed, so waiting for a second call would leave a session
+// killed in its first turn unrecovered).
+func (k Hook) client() (*proc.Identity, bool) {
 	find := k.Client
 	if find == nil {
 		if !proc.Supported {
-			return nil
+			return nil, false
 		}
 		var names []string
 		if h, ok := k.Host.(interface{ ClientNames() []string }); ok {
 			names = h.ClientNames()
 		}
-		find = func() (proc.Identity, error) { return proc.Client(names...) }
+		find = func() (proc.Identity, bool, error) {
+			id, named, err := proc.Client(names...)
+			return id, named || len(names) == 0, err
+		}
 	}
-	id, err := find()
+	id, named, err := find()
 	if err != nil || !id.Known() {
 		k.debugf("client process not identified: %v", err)
-		return nil
+		return nil, false
 	}
-	return &id
+	return &id, named
 }
 
 // recover hands off the earlier sessions of the worktree that died (see
@@ -66,15 +74,35 @@ func (k Hook) finishRecoveries(p *project.Project) {
 }
 
 // seen records in a session's state what a hook call shows of it: its
-// client, its transcript, when, and whether it ended. A session that
-// starts again (resumed) is live again: neither ended nor recovered.
-func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, now time.Time) {
+// client, its transcript and the host's transcript directory in its
+// environment (root, asked at its start or when none is recorded), when,
+// and whether it ended. A client found by its name (named) is recorded at
+// once; one found by its age alone only once two calls found it (until
+// then it is the candidate): a wrapper that took more than a second to
+// start the hook, and ends with it, would make a running session look
+// over. A session that starts again (resumed) is live again: neither
+// ended nor recovered.
+func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, named bool, root func() string, now time.Time) {
 	s.Agent = agent
-	if client != nil || ev.Kind == host.Start {
-		s.Client = client // a start with no client known forgets the last one's: it may be gone
+	same := func(a *proc.Identity) bool { return a != nil && client != nil && *a == *client }
+	switch {
+	case client == nil:
+		if ev.Kind == host.Start {
+			s.Client, s.Candidate = nil, nil // a start with no client known forgets the last one's: it may be gone
+		}
+	case named || same(s.Client) || same(s.Candidate):
+		s.Client, s.Candidate = client, nil
+	default:
+		if ev.Kind == host.Start {
+			s.Client = nil
+		}
+		s.Candidate = client
 	}
 	if ev.Transcript != "" {
 		s.Transcript = ev.Transcript
+		if ev.Kind == host.Start || s.TranscriptRoot == "" {
+			s.TranscriptRoot = root()
+		}
 	}
 	s.Seen = now.UTC()
 	switch ev.Kind {
@@ -90,13 +118,18 @@ func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity
 // early).
 const quietDay = 24 * time.Hour
 
-// RecoverReadMax is the most of a dead session's transcript a session start
-// reads to recover it: about what reads in 100 ms. BenchmarkRecoverRead
+// RecoverReadMax is the most of dead sessions' transcripts a session start
+// reads to recover them, all together: about what reads in 100 ms. BenchmarkRecoverRead
 // reads a Claude Code transcript from a file at about 1 GB/s (2 shared
 // cores, load 4); a quarter of that, for cold disks and busier machines,
 // is 25 MB in 100 ms. A larger unread part waits for this worktree's next
 // turn end or compaction.
 var RecoverReadMax int64 = 24 << 20
+
+// RecoverTimeMax is how long a session start goes on recovering: a dead
+// session reached after it (each write of a handoff takes its time, and a
+// worktree may hold many) waits, as one past RecoverReadMax does.
+var RecoverTimeMax = 200 * time.Millisecond
 
 // claimFor is how long a hook's claim on a recovery holds: one that died
 // while recovering gives way after it.
@@ -106,21 +139,27 @@ const claimFor = time.Minute
 const recoverWhen = "at this session's next turn end"
 
 // over says why session s is certainly over ("" when it may still run):
-// its client process is gone, or, with no client recorded, it has been
-// quiet for a day (and then the reason says it may be early).
+// its client process is gone, or, with no client recorded or one of
+// another machine, boot or container (whose process table this one does
+// not see), it has been quiet for a day (and then the reason says it may
+// be early).
 func over(s project.Session, now time.Time) string {
+	unknown := "no client process could be recorded"
 	if s.Client != nil {
-		if proc.Gone(*s.Client) {
+		if !proc.Ours(*s.Client) {
+			unknown = "its client process runs on another machine or in another container"
+		} else if proc.Gone(*s.Client) {
 			return "its client process is gone"
+		} else {
+			return "" // alive, or not known to be gone
 		}
-		return "" // alive, or not known to be gone
 	}
 	last := s.Seen
 	if last.IsZero() {
 		last = s.Updated
 	}
 	if now.Sub(last) > quietDay {
-		return fmt.Sprintf("no client process could be recorded, and it has been quiet since %s; it may be early", last.UTC().Format("2006-01-02 15:04 UTC"))
+		return fmt.Sprintf("%s, and it has been quiet since %s; it may be early", unknown, last.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	return ""
 }
@@ -130,8 +169,9 @@ func over(s project.Session, now time.Time) string {
 // starting (current): each one's handoff is written from its transcript
 // (event recovered), when its transcript holds work newer than its last
 // handoff, and the session is marked so that it is never recovered twice.
-// A session whose unread transcript is larger than RecoverReadMax is not
-// read now: it is marked pending, and FinishRecoveries, called by a later
+// One start reads at most RecoverReadMax of all their transcripts, and
+// starts no recovery after RecoverTimeMax: a session past either budget
+// is not read now: it is marked pending, and FinishRecoveries, called by a later
 // turn end or compaction, writes it. A session still running (its client
 // alive) is never touched. It returns what to tell the model and the
 // person, and one line per problem.
@@ -139,6 +179,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 	var out []inject.Recovery
 	var problems []string
 	pending := false
+	budget, began := RecoverReadMax, time.Now()
 	for _, s := range p.Unfinished() {
 		// Another host's session is left to that host's next start: only
 		// it reads that transcript.
@@ -149,12 +190,14 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 		if why == "" {
 			continue
 		}
-		stream, err := streamFor(p, e.Getenv, s.ID)
+		e := own(e, s)
+		stream, err := streamFor(p, nil, s.ID)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
 			continue
 		}
-		if unreadBytes(p, e, s.ID, s.Transcript) > RecoverReadMax {
+		n := unreadBytes(p, e, s.ID, s.Transcript)
+		if n > budget || time.Since(began) > RecoverTimeMax {
 			dir, _ := p.HandoffSessionDir(stream)
 			if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Pending = why }); err != nil {
 				problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
@@ -164,6 +207,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 			out = append(out, inject.Recovery{Session: s.ID, Why: why, Dir: p.Rel(dir) + "/", When: recoverWhen})
 			continue
 		}
+		budget -= n
 		r, err := recoverOne(p, e, s, stream, why)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
@@ -187,7 +231,9 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 func recoverOne(p *project.Project, e Env, s project.Session, stream, why string) (inject.Recovery, error) {
 	claimed := false
 	if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) {
-		if t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
+		// Under the lock, the session must still be the one judged over:
+		// one resumed since (a new client, seen again) or ended runs on.
+		if sameRun(*t, s) && t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
 			t.Claimed, claimed = e.Now.UTC(), true
 		}
 	}); err != nil || !claimed {
@@ -212,6 +258,13 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 	return inject.Recovery{Session: s.ID, Why: why, Path: w.Path}, err
 }
 
+// sameRun reports whether t, a session's state now, is still the run s
+// was judged from: the same client, last seen at the same time.
+func sameRun(t, s project.Session) bool {
+	sameClient := t.Client == nil && s.Client == nil || t.Client != nil && s.Client != nil && *t.Client == *s.Client
+	return sameClient && t.Seen.Equal(s.Seen)
+}
+
 // FinishRecoveries goes on with the recoveries a session start left
 // pending (their transcripts were too large to read then): each reads on
 // from its checkpoint within the turn's budget, and once read to the end
@@ -232,6 +285,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 			left = true
 			break
 		}
+		e := own(e, s)
 		if unreadBytes(p, e, s.ID, s.Transcript) > 0 {
 			if _, _, err := Checkpoint(p, e, s.ID, s.Transcript); err != nil {
 				first = cmpErr(first, fmt.Errorf("recover session %s: %w", s.ID, err))
@@ -242,7 +296,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 				continue
 			}
 		}
-		stream, err := streamFor(p, e.Getenv, s.ID)
+		stream, err := streamFor(p, nil, s.ID)
 		if err != nil {
 			first = cmpErr(first, err)
 			continue
@@ -261,6 +315,18 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 		first = cmpErr(first, p.SetRecoveryPending(false))
 	}
 	return done, first
+}
+
+// own is the setting in which to recover session s: the starting
+// session's, with the transcript directory s's own hooks recorded also
+// accepted (its transcript was confined by them when they saw it). The
+// stream is never taken from the starting session's environment: s's
+// recorded ledger, else the worktree's (streamFor with no environment).
+func own(e Env, s project.Session) Env {
+	if s.TranscriptRoot != "" {
+		e.Roots = append(e.Roots[:len(e.Roots):len(e.Roots)], s.TranscriptRoot)
+	}
+	return e
 }
 
 func cmpErr(first, err error) error {

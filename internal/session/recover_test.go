@@ -258,7 +258,7 @@ func TestHookRecordsSession(t *testing.T) {
 	r.ledger("auth", authLedger)
 	k, _ := r.hook(recoverHost(), false)
 	want := proc.Identity{PID: 4242, Start: 99}
-	k.Client = func() (proc.Identity, error) { return want, nil }
+	k.Client = func() (proc.Identity, bool, error) { return want, true, nil }
 	tr := r.transcript()
 	ev := startOf(r, "rec")
 	ev.Transcript = tr
@@ -275,7 +275,7 @@ func TestHookRecordsSession(t *testing.T) {
 	if err := r.p.UpdateSession("rec", testNow, func(s *project.Session) { s.Recovered = "x" }); err != nil {
 		t.Fatal(err)
 	}
-	k.Client = func() (proc.Identity, error) { return proc.Identity{}, proc.ErrUnsupported }
+	k.Client = func() (proc.Identity, bool, error) { return proc.Identity{}, false, proc.ErrUnsupported }
 	k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
 	if s = r.p.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
 		t.Errorf("after a resume with no client known: %+v", s)
@@ -330,4 +330,204 @@ func TestRecoverLedgerMissing(t *testing.T) {
 	contains(t, "context", a.Context, "no ledger yet", "The previous session (gone) ended without a handoff (its client process is gone); recovered from its transcript: thoughts/shared/handoffs/auth/")
 	lacks(t, "context", a.Context, "could not be read")
 	contains(t, "message", a.Message, "the previous session ended without a handoff; recovered from its transcript: thoughts/shared/handoffs/auth/")
+}
+
+// TestRecoverOtherNamespace: a session whose client was recorded in
+// another PID namespace (a container or machine sharing the worktree) is
+// not taken for dead because its PID is not in this process table: only a
+// quiet day recovers it, and its handoff then says it may be early.
+func TestRecoverOtherNamespace(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	far := *deadClient(t)
+	far.Where = "boot 00000000-0000-0000-0000-000000000000 pid:[1]"
+	r.earlier("far", &far, testNow.Add(-time.Minute), r.hostTranscript("far"))
+	e := r.env0(recoverHost())
+	if recs, problems := Recover(r.p, e, "new"); len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("a client of another namespace was taken for dead: %+v %q", recs, problems)
+	}
+	e.Now = testNow.Add(25 * time.Hour)
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 1 || recs[0].Path == "" || len(problems) != 0 {
+		t.Fatalf("quiet for a day: %+v, %q", recs, problems)
+	}
+	contains(t, "why", recs[0].Why, "another machine or in another container", "it may be early")
+}
+
+// TestRecoverClaimRechecks: a dead session resumed between the start's
+// look at the open sessions and its claim (a new client, seen again) is
+// not claimed, written or marked recovered: it runs.
+func TestRecoverClaimRechecks(t *testing.T) {
+	const id = "resumed"
+	r, _, _ := withDead(t, id)
+	e := r.env0(recoverHost())
+	open := r.p.Unfinished()
+	if len(open) != 1 || open[0].ID != id || over(open[0], e.Now) == "" {
+		t.Fatalf("open sessions %+v", open)
+	}
+	live := liveClient(t)
+	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
+		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, true, func() string { return "" }, testNow)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recoverOne(r.p, e, open[0], "auth", "its client process is gone")
+	if err != nil || rec.Path != "" || len(r.handoffs()) != 0 {
+		t.Fatalf("recovered a resumed session: %+v, %v, handoffs %q", rec, err, r.handoffs())
+	}
+	if s := r.p.LoadSession(id); s.Recovered != "" || !s.Claimed.IsZero() || s.Ended {
+		t.Errorf("the resumed session's state: %+v", s)
+	}
+	// Judged again, from its state now, it is left alone: it runs.
+	if recs, problems := Recover(r.p, e, "new"); len(recs) != 0 || len(problems) != 0 {
+		t.Errorf("recovered on a later start: %+v %q", recs, problems)
+	}
+}
+
+// TestRecoverBudgetPerStart: the read budget is one start's, not one dead
+// session's: two dead sessions that each fit in it but not together get
+// one recovered and the other pending (finished by the next turn end); a
+// start past its time budget recovers none now.
+func TestRecoverBudgetPerStart(t *testing.T) {
+	defer func(n int64, d time.Duration) { RecoverReadMax, RecoverTimeMax = n, d }(RecoverReadMax, RecoverTimeMax)
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	var size int64
+	for _, id := range []string{"dead-a", "dead-b"} {
+		tr := r.hostTranscript(id)
+		fi, err := os.Stat(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = fi.Size()
+		r.earlier(id, deadClient(t), testNow.Add(-time.Minute), tr)
+	}
+	e := r.env0(recoverHost())
+	RecoverTimeMax = -1
+	recs, problems := Recover(r.p, e, "new")
+	if len(recs) != 2 || recs[0].Path != "" || recs[1].Path != "" || len(problems) != 0 || len(r.handoffs()) != 0 {
+		t.Fatalf("past the time budget: %+v %q, handoffs %q; want both pending", recs, problems, r.handoffs())
+	}
+	RecoverTimeMax, RecoverReadMax = time.Minute, size*3/2
+	recs, problems = Recover(r.p, e, "new")
+	written := 0
+	for _, rec := range recs {
+		if rec.Path != "" {
+			written++
+		}
+	}
+	if len(recs) != 2 || written != 1 || len(problems) != 0 || len(r.handoffs()) != 1 || !r.p.RecoveryPending() {
+		t.Fatalf("two sessions of %d bytes within %d: %+v %q, handoffs %q; want one written, one pending", size, RecoverReadMax, recs, problems, r.handoffs())
+	}
+	k, _ := r.hook(recoverHost(), false)
+	k.Handle(host.Event{Kind: host.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "new", Transcript: r.transcript()})
+	if n := len(r.handoffs()); n != 2 || r.p.RecoveryPending() {
+		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.RecoveryPending())
+	}
+}
+
+// TestRecoverRedactsNoLedger: the lines saying what was recovered are
+// redacted on the paths with no ledger and with a missing one, as on the
+// ledger's own: a session id shaped like a secret never reaches the model
+// or the person.
+func TestRecoverRedactsNoLedger(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+	for _, missing := range []bool{false, true} {
+		r := newRepo(t)
+		if missing {
+			r.ledger("auth", authLedger)
+			r.env["CONTINUITY_LEDGER"] = "ghost"
+		}
+		r.earlier(secret, deadClient(t), testNow.Add(-time.Minute), r.hostTranscript("dead"))
+		k, _ := r.hook(recoverHost(), false)
+		a := k.Handle(startOf(r, "next"))
+		contains(t, "context", a.Context, "no ledger yet", "ended without a handoff", "[REDACTED:")
+		for what, got := range map[string]string{"context": a.Context, "message": a.Message} {
+			if strings.Contains(got, "ghp_0123") {
+				t.Errorf("missing ledger %v: the %s holds the secret: %q", missing, what, got)
+			}
+		}
+	}
+}
+
+// TestRecoverOwnEnvironment: a dead session is recovered in its own
+// setting, not the starting session's: its transcript is accepted under
+// the transcript directory its own hooks recorded (the new session's
+// environment names another), and its handoff goes to the worktree's
+// stream, not to the one the new session's environment names.
+func TestRecoverOwnEnvironment(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.ledger("other", authLedger)
+	if err := r.p.SetActive("auth"); err != nil {
+		t.Fatal(err)
+	}
+	const dead = "elsewhere"
+	tr := r.hostTranscript(dead) // under the config dir of the dead session's environment
+	k, stderr := r.hook(recoverHost(), false)
+	dc := *deadClient(t)
+	k.Client = func() (proc.Identity, bool, error) { return dc, true, nil }
+	ev := startOf(r, dead)
+	ev.Transcript = tr
+	k.Handle(ev)
+	if err := r.p.UpdateSession(dead, testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+		t.Fatal(err) // as if it started with no ledger: only the worktree's choice applies
+	}
+	if s := r.p.LoadSession(dead); s.TranscriptRoot == "" || !strings.HasPrefix(tr, s.TranscriptRoot) {
+		t.Fatalf("transcript root %q recorded for %s", s.TranscriptRoot, tr)
+	}
+	r.env["CLAUDE_CONFIG_DIR"] = filepath.Join(r.env["HOME"], "another-claude")
+	r.env["CONTINUITY_LEDGER"] = "other"
+	k.Client = nil
+	k.Handle(startOf(r, "next"))
+	files := r.handoffs()
+	if len(files) != 1 || !strings.Contains(files[0], "_recovered_") {
+		others, _ := filepath.Glob(filepath.Join(r.dir, "thoughts", "shared", "handoffs", "other", "*.md"))
+		t.Fatalf("recovered into auth: %q, into other: %q (stderr %q)", files, others, stderr)
+	}
+	contains(t, "handoff", r.read("thoughts/shared/handoffs/auth/"+filepath.Base(files[0])), "Its last reply: ")
+	if stderr.Len() != 0 {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestHookConfirmsUnnamedClient: a client found by its age alone (not by
+// its host's name for it) is recorded only once a second hook call of the
+// session finds it again: a slow wrapper found by one call, gone after
+// it, never makes the running session look over. A named client is
+// recorded at once.
+func TestHookConfirmsUnnamedClient(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	k, _ := r.hook(recoverHost(), false)
+	tr := r.hostTranscript("wrapped")
+	wrapper, client := deadClient(t), liveClient(t)
+	found, named := wrapper, false
+	k.Client = func() (proc.Identity, bool, error) { return *found, named, nil }
+	ev := startOf(r, "wrapped")
+	ev.Transcript = tr
+	k.Handle(ev) // the start's hook ran under a wrapper that took its time, gone since
+	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *wrapper {
+		t.Fatalf("after one call: client %v, candidate %v; want only the candidate", s.Client, s.Candidate)
+	}
+	if recs, problems := Recover(r.p, r.env0(recoverHost()), "next"); len(recs) != 0 || len(problems) != 0 {
+		t.Fatalf("a session whose wrapper is gone was recovered: %+v %q", recs, problems)
+	}
+	found = client
+	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *client {
+		t.Fatalf("after a call with another client: client %v, candidate %v", s.Client, s.Candidate)
+	}
+	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	if s := r.p.LoadSession("wrapped"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+		t.Fatalf("seen twice: client %v, candidate %v; want it recorded", s.Client, s.Candidate)
+	}
+	// A named client is recorded at the first call.
+	found, named = client, true
+	ev = startOf(r, "named")
+	ev.Transcript = r.hostTranscript("named")
+	k.Handle(ev)
+	if s := r.p.LoadSession("named"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+		t.Errorf("named: client %v, candidate %v", s.Client, s.Candidate)
+	}
 }

@@ -28,6 +28,11 @@ type Env struct {
 	Getenv  func(string) string
 	Now     time.Time
 	Version string
+	// Roots are transcript directories recorded for the session at hand
+	// by its own hooks (a recovery's, run from another session's
+	// environment): a transcript under one is accepted as under the
+	// host's own.
+	Roots []string
 }
 
 // LoadLedger reads and parses work stream name's ledger; a missing one is
