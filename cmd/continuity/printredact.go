@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
 )
 
@@ -11,11 +12,12 @@ import (
 // command ends: a secret edited into a ledger or a handoff by hand must not
 // reach the terminal, or the agent that ran the command (its output goes
 // into the transcript and the model's context), through show, list,
-// search, config or an error message. The built-in rules apply (the
-// project's own are applied where the project is open).
+// search, config or an error message. The built-in rules apply, and the
+// project's own (redact.extra) once the command has opened the project.
 type redactedOut struct {
 	w   io.Writer
 	buf bytes.Buffer
+	p   *project.Project // the project the command opened, if any
 }
 
 func (r *redactedOut) Write(p []byte) (int, error) { return r.buf.Write(p) }
@@ -26,8 +28,23 @@ func (r *redactedOut) flush() {
 		return
 	}
 	out, _ := redact.Redact(r.buf.String())
+	if r.p != nil {
+		// Markers are never redacted again, and an allow pattern of the
+		// project's does not bring back what the built-in rules took.
+		out = r.p.Redact(out)
+	}
 	_, _ = io.WriteString(r.w, out)
 	r.buf.Reset()
+}
+
+// projectOpened tells the command's redacted outputs (when it prints
+// through them) the project it opened, so that its rules apply too.
+func (a *app) projectOpened(p *project.Project) {
+	for _, w := range []io.Writer{a.out, a.errw} {
+		if r, ok := w.(*redactedOut); ok && p != nil {
+			r.p = p
+		}
+	}
 }
 
 // printsUserText reports whether the command line's output may hold text

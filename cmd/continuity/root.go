@@ -157,7 +157,11 @@ var printsJSON = map[string]bool{
 
 // project opens the project the working directory belongs to.
 func (a *app) project() (*project.Project, error) {
-	return project.OpenWith(a.dir, a.getenv)
+	p, err := project.OpenWith(a.dir, a.getenv)
+	if err == nil {
+		a.projectOpened(p)
+	}
+	return p, err
 }
 
 // activeName returns the active ledger's name, or an error that says how to choose one.

@@ -60,7 +60,41 @@ var keyRules = []*rule{
 
 // cliValue is the value of a command-line option: quoted (with spaces) or
 // bare up to a shell metacharacter.
-const cliValue = `(?:'([^'\n]+)'|\\?"([^"\\\n]+)\\?"|([^\s'"\\;|&<>()` + "`" + `]+))`
+var cliValue = `(?:'([^'\n]+)'|"(` + dqBody(0) + `)"|(` + bareValue(cliBare) + `)|\\"(` + dqBody(1) + `)\\"|\\{3}"(` + dqBody(2) + `)\\{3}")`
+
+// cliBare is the characters a bare option value cannot start with (and
+// that end it): whitespace, quotes, a backslash, shell metacharacters.
+const cliBare = `\s'"\\;|&<>()` + "`"
+
+// envBare is cliBare for an assignment's value: brackets and separators
+// of code and data end it too.
+const envBare = `\s"'\\,;()\[\]{}<>` + "`"
+
+// bs is n backslashes as a pattern.
+func bs(n int) string { return strings.Repeat(`\\`, n) }
+
+// dqBody is the body of a double-quoted value written at escape level n
+// (0: as is; 1: inside a JSON or YAML string; 2: a JSON string inside
+// another), whose own escapes (\" and \\) are part of it: the quote that
+// opens and closes it is written with 2^n-1 backslashes, a backslash of
+// the value's with 2^n. A line break (an escaped one too) ends it.
+func dqBody(n int) string {
+	k := 1 << n
+	return `(?:[^"\\\n]|` + bs(k) + `(?:` + bs(k) + `|` + bs(k-1) + `"|[^"\\\n]))+`
+}
+
+// sqBody is the body of a single-quoted value: a backslash goes with the
+// character after it (\" in a YAML or JSON string, \t in a password);
+// an escaped line break ends it.
+const sqBody = `(?:[^'\\\n]|\\+[^'\\\nnr])+`
+
+// bareValue is an unquoted value: it runs to whitespace, to one of the
+// characters in stop, or to an escaped line break, and holds any other
+// escape (\t, \\, \") or a quote with more of the value after it
+// (p@ss"w0rd).
+func bareValue(stop string) string {
+	return `[^` + stop + `](?:[^` + stop + `]|\\+[^\s"'\\nr]|\\*["'][^` + stop + `])*`
+}
 
 var shapeRules = []*rule{
 	{
@@ -144,14 +178,14 @@ var shapeRules = []*rule{
 		keywords: []string{"--pass", "--token", "--api-key", "--apikey", "--api-token", "--access-token", "--auth-token", "--client-secret", "--secret-key", "--secret-access-key", "--private-token", "--bot-token"},
 		re: lazy(`(?:^|\\[nrt]|[\s'"])--(?:password|passwd|pass|token|api-key|apikey|api-token|access-token|auth-token|client-secret|secret-key|secret-access-key|private-token|bot-token)(?:=|[ \t]+)` +
 			cliValue),
-		groups: []int{1, 2, 3}, back: 3, fwd: 600,
+		groups: []int{1, 2, 3, 4, 5}, back: 3, fwd: 600,
 	},
 	{
 		// curl -u user:password, --user, --proxy-user: the password goes.
 		kind:     "cli-secret",
 		keywords: []string{"curl"},
 		re: lazy(`(?:^|\\[nrt]|[^A-Za-z0-9_-])curl(?:[ \t][^\n;|&]*?)?[ \t](?:-u|--user|--proxy-user|-U)(?:=|[ \t]*)(?:'|\\?")?` +
-			`[^\s:'"\\]{0,64}:([^\s'"\\]+)`),
+			`[^\s:'"\\]{0,64}:(` + bareValue(`\s'"\\`) + `)`),
 		groups: []int{1}, back: 2, fwd: 600,
 		valid: optionValue,
 	},
@@ -170,7 +204,7 @@ var shapeRules = []*rule{
 		keywords: []string{"sshpass", "redis-cli", "docker login", "podman login", "nerdctl login", "registry login"},
 		re: lazy(`(?:sshpass(?:[ \t]+-[A-Za-oq-z]\S*)*[ \t]+-p[ \t]*|redis-cli\b[^\n;|&]*?[ \t]-a[ \t]+|(?:docker|podman|nerdctl|helm registry)[ \t]+login\b[^\n;|&]*?[ \t]-p[ \t]+)` +
 			cliValue),
-		groups: []int{1, 2, 3}, back: 24, fwd: 600,
+		groups: []int{1, 2, 3, 4, 5}, back: 24, fwd: 600,
 		valid: optionValue,
 	},
 	{
@@ -201,11 +235,12 @@ var shapeRules = []*rule{
 		// where NAME ends in a secret word.
 		kind:     "env-secret",
 		keywords: []string{"password", "passwd", "passphrase", "secret", "token", "key", "credential", "_pwd", "-pwd", ".pwd", "pass", "auth", "sig"},
-		closed:   func(group int) bool { return group == 2 || group == 3 },
+		closed:   func(group int) bool { return group != 4 },
 		re: lazy(`(?i)` + lb + `((?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:password|passwd|passphrase|secret|token|credentials?)|[A-Za-z0-9]+[_.-](?:key|pwd|pass|auth|sig)|(?:api|secret|access|private|signing|encryption|master|auth)key|pass|auth|sig))` +
 			q + `[ \t]?(?::=|=>|=|:)[ \t]*` +
-			`(?:\\*"([^"\\\n]+)(?:\\*"|$)|'([^'\\\n]+)(?:'|$)|([^\s"'\\,;()\[\]{}<>` + "`" + `]+)(?:[\s"'\\,;)\]}` + "`" + `]|$))`),
-		groups: []int{2, 3, 4}, back: 64, fwd: 260,
+			`(?:"(` + dqBody(0) + `)(?:"|$)|'(` + sqBody + `)(?:'|$)|(` + bareValue(envBare) + `)(?:[\s"'\\,;)\]}` + "`" + `]|$)|` +
+			`\\"(` + dqBody(1) + `)(?:\\"|$)|\\{3}"(` + dqBody(2) + `)(?:\\{3}"|$)|\\+"([^"\\\n]+)(?:\\+"|$))`),
+		groups: []int{2, 3, 4, 5, 6, 7}, back: 64, fwd: 260,
 	},
 	{
 		// base64 that decodes to a token or to user:password.
@@ -279,19 +314,19 @@ func tokenTail(int) *byteSet { return tokenSet }
 
 func envTail(group int) *byteSet {
 	switch group {
-	case 2:
-		return dqTail
 	case 3:
 		return sqTail
+	case 4:
+		return bareTail
 	}
-	return bareTail
+	return dqTail
 }
 
 func cliTail(group int) *byteSet {
 	switch group {
 	case 1:
 		return sqTail
-	case 2:
+	case 2, 4, 5:
 		return dqTail
 	}
 	return cliBareTail
@@ -303,7 +338,10 @@ var (
 	constRE  = lazy(`^_*[A-Z][A-Z0-9_]*$`)
 	camelRE  = lazy(`[a-z][A-Z]|^[A-Z][a-z]`)
 	hexRE    = lazy(`^[0-9a-fA-F]+$`)
-	dottedRE = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	// charEscRE: a value that is nothing but escaped characters
+	// ("\u3299\ufe0f", an emoji's) is a character, not a password.
+	charEscRE = lazy(`^(?:\\+(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}))+$`)
+	dottedRE  = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 )
 
 // isPlaceholder reports a value that stands for a secret without being one:
@@ -358,10 +396,10 @@ func envValue(v, whole string, group int) bool {
 	// NAME=value with an upper-case name is a shell or dotenv assignment:
 	// configuration, so a plain passphrase is a secret too, even "secret".
 	envStyle := sep == "=" && constRE.MatchString(strings.TrimLeft(name, "0123456789_")) && !strings.HasSuffix(whole, "= ")
-	if !envStyle && isPlaceholder(v) || dottedRE.MatchString(v) || isPath(v) || numberRE.MatchString(v) {
+	if !envStyle && isPlaceholder(v) || dottedRE.MatchString(v) || isPath(v) || numberRE.MatchString(v) || charEscRE.MatchString(v) {
 		return false
 	}
-	quoted := group == 2 || group == 3
+	quoted := group != 4
 	if strings.ContainsAny(v, " \t") {
 		// A quoted value with spaces is a passphrase under a password's
 		// name; under other names it is prose (token: "not found").

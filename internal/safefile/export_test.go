@@ -12,12 +12,12 @@ func LockPath(lockDir, target string) string {
 	return filepath.Join(lockDir, hex.EncodeToString(sum[:16])+".lock")
 }
 
-// Hold takes the writers' lock at lockPath as a cooperating program would,
-// and returns its release.
+// Hold takes the writers' lock at lockPath as a cooperating program would
+// (a synced target's: its lock file stays), and returns its release.
 func Hold(lockPath string) (func(), error) {
-	l, _, err := acquire(lockPath, false)
+	l, _, err := acquire(lockPath, lockWait)
 	if err != nil {
 		return nil, err
 	}
-	return func() { release(l) }, nil
+	return func() { _ = l.Unlock() }, nil
 }

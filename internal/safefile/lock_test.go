@@ -1,6 +1,9 @@
 package safefile
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -23,14 +26,13 @@ func TestLockRemovedNeverLetsTwoIn(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 300 {
-				l, ok, err := acquire(path, false)
+				l, ok, err := acquire(path, lockWait)
 				if err != nil || !ok {
 					t.Error(err)
 					return
 				}
 				n := inside.Add(1)
-				if n > most.Load() {
-					most.Store(n)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 				}
 				time.Sleep(10 * time.Microsecond)
 				inside.Add(-1)
@@ -44,4 +46,31 @@ func TestLockRemovedNeverLetsTwoIn(t *testing.T) {
 		t.Errorf("%d writers inside at once", most.Load())
 	}
 	t.Logf("%d rounds, at most %d inside", rounds.Load(), most.Load())
+}
+
+// TestLockExistingCreatesNothing: prune's tries (and a dry run's) take a
+// lock only on a file that is there: a path gone since it was listed is
+// reported not locked, and no lock file is made for it.
+func TestLockExistingCreatesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gone.lock")
+	l, ok, err := acquire(path, lockExisting)
+	if err != nil || ok || l != nil {
+		t.Fatalf("acquire of a missing file: %v, %v, %v; want not locked, no error", l, ok, err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("lock file made: %v", err)
+	}
+	// And on a file that is there, it locks it as a writer would.
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, ok, err = acquire(path, lockExisting)
+	if err != nil || !ok {
+		t.Fatalf("acquire of an existing file: %v, %v", ok, err)
+	}
+	if l2, ok2, _ := acquire(path, lockTry); ok2 {
+		_ = l2.Unlock()
+		t.Fatal("a second writer got the lock")
+	}
+	_ = l.Unlock()
 }

@@ -354,7 +354,7 @@ func begin(path string, opts Options) (*writer, error) {
 		noSync: opts.NoSync,
 		dir:    filepath.Dir(target),
 	}
-	lock, _, err := acquire(filepath.Join(opts.LockDir, lockID+".lock"), false)
+	lock, _, err := acquire(filepath.Join(opts.LockDir, lockID+".lock"), lockWait)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
@@ -373,11 +373,16 @@ func begin(path string, opts Options) (*writer, error) {
 	return w, nil
 }
 
-// unlock lets the target go and leaves nothing behind for it in LockDir:
-// its temporary directory when empty, and its lock file.
+// unlock lets the target go: its temporary directory goes when empty,
+// and an unsynced target's lock file goes (a synced target's stays; see
+// lock.go).
 func (w *writer) unlock() {
 	_ = os.Remove(w.tmpPath) // only when empty
-	release(w.lock)
+	if w.noSync {
+		release(w.lock)
+		return
+	}
+	_ = w.lock.Unlock()
 }
 
 // removeLeftovers deletes temporary files a killed writer left for this

@@ -21,8 +21,9 @@ import (
 // lock is tried without waiting and held during the removal, so a write in
 // progress (which holds the lock from before it creates the directory until
 // after its temporary file is gone) is never touched. Lock files older than
-// cutoff that no writer holds go too (a writer removes its own as it ends;
-// these are a killed writer's, or older versions'): a lock file is removed
+// cutoff that no writer holds go too (a synced target's lock file stays
+// after its writer, see lock.go; an unsynced one's is removed by its writer,
+// and one left is a killed writer's or an older version's): a lock file is removed
 // only by the holder of its lock, and taking a lock checks that the path
 // still names the file locked (see acquire), so two writers are never let
 // in at once. Entries not named as this package names them are left alone.
@@ -83,7 +84,11 @@ func removeStaleTargetDir(lockDir, id string, cutoff time.Time, dryRun bool) ([]
 	if dryRun && errors.Is(lerr, fs.ErrNotExist) {
 		return append(files, dir), nil // no lock to try, and a dry run creates none
 	}
-	lock, locked, err := acquire(lockPath, true)
+	mode := lockTry
+	if dryRun {
+		mode = lockExisting // the path may vanish after Lstat
+	}
+	lock, locked, err := acquire(lockPath, mode)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 	}
@@ -123,12 +128,13 @@ func removeStaleLock(path string, cutoff time.Time, dryRun bool) (string, error)
 	if err != nil || !fi.ModTime().Before(cutoff) {
 		return "", nil
 	}
-	lock, locked, err := acquire(path, true)
+	lock, locked, err := acquire(path, lockExisting) // gone since Lstat: nothing to remove
+
 	if err != nil {
 		return "", fmt.Errorf("lock %s: %w", path, err)
 	}
 	if !locked {
-		return "", nil // a writer holds it
+		return "", nil // a writer holds it, or it is gone
 	}
 	if dryRun {
 		_ = lock.Unlock()

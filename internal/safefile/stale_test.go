@@ -36,10 +36,13 @@ func TestRemoveStaleTemp(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Fatalf("writes that ended left %d temporary directories", len(left))
 	}
-	if left, _ := filepath.Glob(filepath.Join(opts.LockDir, "*.lock")); len(left) != 0 {
-		t.Fatalf("writes that ended left lock files %v", left)
-	}
 	lockOf := func(name string) string { return filepath.Join(opts.LockDir, ids[name]+".lock") }
+	// Synced targets keep their lock files (see lock.go).
+	for _, name := range targets {
+		if _, err := os.Lstat(lockOf(name)); err != nil {
+			t.Fatalf("write of %s left no lock file: %v", name, err)
+		}
+	}
 	dirOf := func(name string) string { return filepath.Join(tmp, ids[name]) }
 	// Killed writers of a, b, c, d left their directory and lock file, a's
 	// with its temporary file; e's and f's left a lock file alone.
@@ -103,7 +106,8 @@ func TestRemoveStaleTemp(t *testing.T) {
 		t.Fatalf("targets %v, want %v", got, targets)
 	}
 	// Free the held lock: c's leftovers go at the next sweep, and a write
-	// afterwards still works and leaves nothing.
+	// afterwards still works and leaves its lock file alone (a synced
+	// target's), which a sweep keeps while it is young.
 	if err := held.Unlock(); err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +118,14 @@ func TestRemoveStaleTemp(t *testing.T) {
 	if err := safefile.Update(filepath.Join(dir, "c.md"), opts, appendLine("again")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(lockOf("c.md")); err == nil {
-		t.Error("the write left its lock file")
+	if _, err := os.Lstat(lockOf("c.md")); err != nil {
+		t.Errorf("the write left no lock file: %v", err)
+	}
+	if _, err := os.Lstat(dirOf("c.md")); err == nil {
+		t.Error("the write left its temporary directory")
+	}
+	if got, err := safefile.RemoveStaleTemp(opts.LockDir, cutoff, false); err != nil || len(got) != 0 {
+		t.Fatalf("sweep after the write: %v, %v; want nothing removed", got, err)
 	}
 	if got, err := safefile.RemoveStaleTemp(filepath.Join(dir, "no-such-locks"), cutoff, false); err != nil || len(got) != 0 {
 		t.Fatalf("missing lock dir: %v, %v", got, err)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/install"
@@ -114,11 +115,37 @@ func unregisterMergeDriver(p *project.Project) (action, msg string, err error) {
 	return "removed", "removed the ledger merge driver (.gitattributes line, git config)", nil
 }
 
-// hookOptions are the safefile options for git's hooks, which may lie
-// outside the working tree (a linked worktree's hooks are in the main
-// repository's git directory; core.hooksPath can point anywhere).
-func hookOptions(p *project.Project) safefile.Options {
-	return safefile.Options{LockDir: filepath.Join(p.StateDir, "locks")}
+// hookOptions are the safefile options for the git hook at path. Hooks may
+// lie outside the working tree (a linked worktree's hooks are in the main
+// repository's git directory; core.hooksPath can point anywhere), and
+// there a symlinked hook is the user's own setup, followed. A hooks
+// directory in the working tree outside the git directory (husky's .husky)
+// is committed content: a hook there that is a symlink to a file outside
+// the tree is refused (Root), not followed.
+func hookOptions(p *project.Project, path string) safefile.Options {
+	o := safefile.Options{LockDir: filepath.Join(p.StateDir, "locks")}
+	dir := filepath.Dir(path)
+	if under(p.Root, dir) && !under(p.Repo.GitDir, dir) && !under(p.Repo.CommonDir, dir) {
+		o.Root = p.Root
+	}
+	return o
+}
+
+// under reports whether path (as written, symlinks not followed) is dir or
+// lies inside it, dir taken as written or resolved.
+func under(dir, path string) bool {
+	if dir == "" {
+		return false
+	}
+	in := func(d string) bool {
+		rel, err := filepath.Rel(d, path)
+		return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	if in(dir) {
+		return true
+	}
+	r, err := filepath.EvalSymlinks(dir)
+	return err == nil && r != dir && in(r)
 }
 
 // installPreCommit adds the scan block to the repository's pre-commit hook
@@ -135,7 +162,7 @@ func installPreCommit(p *project.Project, prog string) (action, msg string, err 
 		return "", "", fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	var outcome install.PreCommitOutcome
-	_, err = editFile(p, path, hookOptions(p), false, func(old []byte) ([]byte, bool, error) {
+	_, err = editFile(p, path, hookOptions(p, path), false, func(old []byte) ([]byte, bool, error) {
 		out, o, err := install.AddPreCommit(old, prog)
 		outcome = o
 		if err != nil {
@@ -179,7 +206,7 @@ func removePreCommit(p *project.Project) (action, msg string, err error) {
 		return "none", "", nil
 	}
 	empty := false
-	changed, err := editFile(p, path, hookOptions(p), false, func(old []byte) ([]byte, bool, error) {
+	changed, err := editFile(p, path, hookOptions(p, path), false, func(old []byte) ([]byte, bool, error) {
 		out, ch, e, err := install.RemovePreCommit(old)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %w", path, err)

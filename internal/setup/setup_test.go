@@ -2,6 +2,8 @@ package setup
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/continuity-md/continuity/internal/host/claude"
 	"github.com/continuity-md/continuity/internal/host/codex"
 	"github.com/continuity-md/continuity/internal/install"
+	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
 
@@ -109,5 +112,46 @@ func TestAgentArg(t *testing.T) {
 	}
 	if got := AgentArg(codex.Host{}, "claude"); got != " --agent codex" {
 		t.Errorf("codex: %q", got)
+	}
+}
+
+// TestPreCommitSymlinkOutsideTree: with core.hooksPath in the working tree
+// (husky's .husky) and a committed pre-commit that is a symlink to a script
+// outside the tree, init --pre-commit refuses the write instead of
+// following the link; the script outside is left as it was. A hook in the
+// git directory, the user's own, is still written.
+func TestPreCommitSymlinkOutsideTree(t *testing.T) {
+	r := testrepo.New(t, false)
+	outside := filepath.Join(t.TempDir(), "shared-hook.sh")
+	const script = "#!/bin/sh\necho shared\n"
+	if err := os.WriteFile(outside, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Mkdir(".husky")
+	if err := os.Symlink(outside, r.Path(".husky/pre-commit")); err != nil {
+		t.Fatal(err)
+	}
+	r.Git("config", "core.hooksPath", ".husky")
+	o := options(r)
+	o.PreCommit = true
+	_, err := Init(o)
+	if !errors.Is(err, safefile.ErrOutsideRoot) {
+		t.Errorf("init --pre-commit through a symlink out of the tree: %v, want %v", err, safefile.ErrOutsideRoot)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != script {
+		t.Errorf("the script outside the tree was changed:\n%s", b)
+	}
+	if fi, _ := os.Stat(outside); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the script outside the tree was made %v", fi.Mode().Perm())
+	}
+
+	// The default hooks directory, in .git: written as before.
+	r.Git("config", "--unset", "core.hooksPath")
+	res, err := Init(o)
+	if err != nil || res.PreCommit != "installed" {
+		t.Fatalf("init --pre-commit in .git/hooks: %+v, %v", res.PreCommit, err)
+	}
+	if !strings.Contains(r.Read(".git/hooks/pre-commit"), "scan --staged") {
+		t.Errorf(".git/hooks/pre-commit: %q", r.Read(".git/hooks/pre-commit"))
 	}
 }

@@ -240,6 +240,7 @@ func main() {
 	}
 	entries = append(entries, shapes()...)
 	entries = append(entries, providers()...)
+	entries = append(entries, escaped()...)
 	fmt.Print("FAKE secrets for internal/redact's tests, written by gen.go (go run ./testdata/secrets/gen.go).\n" +
 		"Each file is one line of text holding one secret between « and »; its name starts with the kind.\n" +
 		"None of these values is or was a real credential.\n")
@@ -249,4 +250,24 @@ func main() {
 		fmt.Printf("-- %s/%d --\n%s\n", e.kind, n[e.kind], e.text)
 	}
 	_ = os.Stdout.Sync()
+}
+
+// escaped gives values that hold a backslash or a quote, each plain, as a
+// JSON string holds it and as a YAML double-quoted string does (both
+// escape \ and "). Fixed values: they draw nothing from rng, so the
+// entries before them keep theirs.
+func escaped() []entry {
+	var out []entry
+	for _, e := range []entry{
+		{"env-secret", `DB_PASSWORD=` + s(`hun\ter2xy`)},
+		{"env-secret", `DB_PASSWORD='` + s(`hun\ter2xy`) + `'`},
+		{"env-secret", `client_secret: "` + s(`a\"bcdefgh`) + `"`},
+		{"env-secret", `password: '` + s(`a "b" c`) + `'`},
+		{"cli-secret", `./bin/release --password "` + s(`p\w0rd long`) + `" --channel stable`},
+		{"cli-secret", `curl -u admin:` + s(`p@ss"w0rd`) + ` https://ci.acme.dev/job/build/api/json`},
+	} {
+		js := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(e.text)
+		out = append(out, e, entry{e.kind, `{"command": "` + js + `"}`}, entry{e.kind, `now: "` + js + `"`})
+	}
+	return out
 }
