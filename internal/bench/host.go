@@ -10,6 +10,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/project"
 )
 
 // The bench plays one host; its payloads, event names and transcripts come
@@ -98,4 +99,18 @@ func fromTranscript(dir string, ents []os.DirEntry) error {
 		return fmt.Errorf("the handoff %s holds nothing from the transcript (%v)", newest, err)
 	}
 	return nil
+}
+
+// openSessions is how many sessions the bench's repositories keep running
+// at once: a person's few terminals.
+const openSessions = 3
+
+// endSession records that agent session id of the repository in dir
+// ended, as its end event's hook records it.
+func endSession(dir, id string) error {
+	p, err := project.Open(dir)
+	if err != nil {
+		return err
+	}
+	return p.UpdateSession(id, time.Now(), func(s *project.Session) { s.Ended = true })
 }

@@ -473,6 +473,13 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 			n++
 			p.stdin = payload(host.Event{Kind: host.Start, SessionID: sessionID(kind, n),
 				Transcript: "/nonexistent.jsonl", Cwd: repo, Source: "startup"})
+			// The session started a few runs ago has ended, as a person's
+			// do (its end event recorded, untimed): the repository keeps
+			// a few sessions running, not every one the bench started,
+			// whose clients (this process) all live on.
+			if n > openSessions {
+				return endSession(repo, sessionID(kind, n-openSessions))
+			}
 			return nil
 		}
 		p.check = func(out []byte) error {
