@@ -85,7 +85,7 @@ func BenchmarkTurnEnd(b *testing.B) {
 	t := &testing.T{}
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
-	path := filepath.Join(b.TempDir(), "long.jsonl")
+	path := filepath.Join(r.transcriptDir(), "long.jsonl") // where the host keeps it: the only place a hook reads from
 	src := bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir))
 	var data []byte
 	for i := 0; len(data) < 32<<20; i++ {
