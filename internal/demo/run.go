@@ -103,6 +103,7 @@ func play(o Options, tmp, root string) (*Report, error) {
 		for _, args := range [][]string{
 			{"-c", "user.name=Kim", "-c", "user.email=kim@example.com", "commit", "-q", "--allow-empty", "-m", "start"},
 			{"config", "user.name", "Kim"},
+			{"config", "user.email", "kim@example.com"}, // a fresh machine may have no identity git can guess
 		} {
 			if err := git(args...); err != nil {
 				return nil, err

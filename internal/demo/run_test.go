@@ -108,3 +108,22 @@ func TestShellLine(t *testing.T) {
 		t.Errorf("ShellLine = %q", got)
 	}
 }
+
+// TestRunWithoutGitIdentity: on a fresh machine git may know no one (no
+// configuration, no EMAIL, a host name it cannot make an address of); the
+// demo's commits still run, with the demo's own author.
+func TestRunWithoutGitIdentity(t *testing.T) {
+	home := t.TempDir()
+	for k, v := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"} {
+		t.Setenv(k, v)
+	}
+	for _, k := range []string{"EMAIL", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(k, "") // restored after the test
+		os.Unsetenv(k)
+	}
+	f := &fakeCLI{}
+	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": home}
+	if _, err := Run(Options{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: func(k string) string { return env[k] }, Run: f.run}); err != nil {
+		t.Fatal(err)
+	}
+}
