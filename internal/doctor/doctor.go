@@ -166,7 +166,7 @@ func checkHost(o Options, h host.Host) (HostReport, []Check) {
 	broken := ""       // a settings file that does not parse
 	var stale []Check
 	for _, path := range files {
-		b, err := safefile.ReadRegular(path, setup.MaxSettings)
+		b, err := safefile.Read(path, safefile.Options{MaxSize: setup.MaxSettings})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -363,7 +363,7 @@ func mergeDriverChecks(p *project.Project) []Check {
 			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
 			Fix:  "run `continuity init` (it keeps what is already set up)"})
 	}
-	b, _ := safefile.ReadRegular(filepath.Join(p.Root, ".gitattributes"), setup.MaxSettings)
+	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: setup.MaxSettings})
 	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
 	for _, l := range install.AttributesStatus(b) {
 		if l != want {

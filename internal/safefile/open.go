@@ -3,7 +3,6 @@ package safefile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,10 +24,8 @@ func OpenRegular(path string, roots ...string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	for _, pseudo := range []string{"/proc", "/sys", "/dev"} {
-		if target == pseudo || strings.HasPrefix(target, pseudo+string(filepath.Separator)) {
-			return nil, nil, fmt.Errorf("open %s: %s %w", path, target, ErrPseudoFile)
-		}
+	if pseudoFile(target, "/proc", "/sys", "/dev") {
+		return nil, nil, fmt.Errorf("open %s: %s %w", path, target, ErrPseudoFile)
 	}
 	if len(roots) > 0 {
 		inside := false
@@ -64,27 +61,13 @@ func OpenRegular(path string, roots ...string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// ReadRegular reads the regular file at path as OpenRegular opens it
-// (symlinks resolved, never a FIFO, a device or a kernel file), at most max
-// bytes when max > 0 (ErrTooLarge beyond). For files a repository or a
-// person names that no writer of continuity's holds: an agent's settings,
-// .gitattributes, a file given to scan. A missing file gives an error
-// wrapping fs.ErrNotExist.
-func ReadRegular(path string, max int64) ([]byte, error) {
-	f, _, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
+// pseudoFile reports whether the resolved path target lies under one of
+// the kernel's trees in dirs.
+func pseudoFile(target string, dirs ...string) bool {
+	for _, d := range dirs {
+		if target == d || strings.HasPrefix(target, d+string(filepath.Separator)) {
+			return true
+		}
 	}
-	defer f.Close()
-	if max <= 0 {
-		return io.ReadAll(f)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s: more than %d bytes: %w", path, max, ErrTooLarge)
-	}
-	return b, nil
+	return false
 }

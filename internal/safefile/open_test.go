@@ -62,3 +62,21 @@ func TestOpenRegularRefusesWhatCouldBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRefusesKernelFiles: /proc and /sys hold files whose mode says
+// regular but whose reading never ends or changes as it goes; Read refuses
+// them, named directly or through a symlink (a committed one, say).
+func TestReadRefusesKernelFiles(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc here")
+	}
+	link := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.Symlink("/proc/self/status", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/proc/self/status", link} {
+		if _, err := safefile.Read(path, safefile.Options{}); !errors.Is(err, safefile.ErrPseudoFile) {
+			t.Errorf("Read(%s): %v, want ErrPseudoFile", path, err)
+		}
+	}
+}

@@ -253,6 +253,11 @@ func readRegular(path string, max int64) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// /proc and /sys hold "regular" files that never end or change as
+	// they are read; /dev, devices.
+	if pseudoFile(path, "/proc", "/sys", "/dev") {
+		return nil, nil, fmt.Errorf("%s %w: %w", path, ErrPseudoFile, ErrNotRegular)
+	}
 	if !fi.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%s is %s: %w", path, kind(fi.Mode()), ErrNotRegular)
 	}

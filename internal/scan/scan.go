@@ -71,7 +71,7 @@ func Run(p *project.Project, o Options) ([]Hit, int, error) {
 				if rel, err := filepath.Rel(o.Dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 					name = rel
 				}
-				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return safefile.ReadRegular(file, 0) }})
+				srcs = append(srcs, source{filepath.ToSlash(name), func() ([]byte, error) { return safefile.Read(file, namedFile) }})
 			}
 		}
 	default:
@@ -147,3 +147,7 @@ func stagedContinuityFiles(p *project.Project, g gitfacts.Git) ([]string, error)
 	}
 	return names, nil
 }
+
+// namedFile reads a file a person named on the command line: any size (a
+// tebibyte stands for none), but a regular file only.
+var namedFile = safefile.Options{MaxSize: 1 << 40}

@@ -76,7 +76,7 @@ func open(o Options) (Result, *project.Project, host.Scope, error) {
 		if err != nil {
 			return res, nil, 0, err
 		}
-		b, err := safefile.ReadRegular(path, MaxSettings)
+		b, err := safefile.Read(path, safefile.Options{MaxSize: MaxSettings})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -231,7 +231,7 @@ func registeredHosts(o Options, p *project.Project) []string {
 		if err != nil {
 			continue
 		}
-		b, err := safefile.ReadRegular(path, MaxSettings)
+		b, err := safefile.Read(path, safefile.Options{MaxSize: MaxSettings})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
