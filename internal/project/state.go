@@ -247,6 +247,9 @@ func (p *Project) Unfinished() []Session {
 	}
 	var out []Session
 	for _, e := range ents {
+		if e.Name() == markFile {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
 		var s Session
 		// Without its runs, the part that costs most to decode: a start
@@ -279,7 +282,11 @@ func (s *Session) open() bool { return s.Transcript != "" && !s.Ended && s.Recov
 func (p *Project) openDir() string { return filepath.Join(p.StateDir, "open") }
 
 // markOpen keeps the index of open sessions: the state file at path is
-// open or no longer. An empty file, written directly: only its name counts.
+// open or no longer. Only a mark's name counts, so every mark is a hard
+// link to one empty file (markFile), not a file of its own: on ext4 a new
+// inode on the path of every session start costs more than the rest of
+// its write (the allocator passes over the inodes freed a moment ago).
+// Where a link is refused (no hard links, too many), an empty file.
 func (p *Project) markOpen(path string, open bool) error {
 	mark := filepath.Join(p.openDir(), filepath.Base(path))
 	if !open {
@@ -288,14 +295,27 @@ func (p *Project) markOpen(path string, open bool) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(p.openDir(), 0o700); err != nil {
-		return fmt.Errorf("local state: %w", err)
+	shared := filepath.Join(p.openDir(), markFile)
+	err := os.Link(shared, mark)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(p.openDir(), 0o700); err == nil {
+			if err = os.WriteFile(shared, nil, 0o600); err == nil {
+				err = os.Link(shared, mark)
+			}
+		}
+	}
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return nil
 	}
 	if err := os.WriteFile(mark, nil, 0o600); err != nil {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil
 }
+
+// markFile is the empty file the index's marks are links to; its name is
+// no state file's (those end in .json).
+const markFile = ".mark"
 
 // unmarkClosed removes the index's mark of the state file name if the
 // session is closed or gone, judged under the state lock: a session

@@ -34,6 +34,13 @@ func TestUnfinished(t *testing.T) {
 	if got := ids(); len(got) != 2 {
 		t.Fatalf("open %q, want a and b", got)
 	}
+	// The marks are links to one empty file, not files of their own: a
+	// session start makes no inode for its mark.
+	ma, errA := os.Stat(filepath.Join(p.StateDir, "open", filepath.Base(p.sessionFile("a"))))
+	mb, errB := os.Stat(filepath.Join(p.StateDir, "open", filepath.Base(p.sessionFile("b"))))
+	if errA != nil || errB != nil || !os.SameFile(ma, mb) || ma.Size() != 0 {
+		t.Errorf("marks of a and b are not one empty file: %v %v", errA, errB)
+	}
 	for _, s := range p.Unfinished() {
 		if s.ID == "a" && (s.Client == nil || *s.Client != *client || s.Transcript != "/t/a.jsonl") {
 			t.Errorf("a is not read back: %+v", s)
@@ -44,8 +51,8 @@ func TestUnfinished(t *testing.T) {
 	if got := ids(); len(got) != 0 {
 		t.Fatalf("open after an end and a recovery: %q", got)
 	}
-	if ents, _ := os.ReadDir(filepath.Join(p.StateDir, "open")); len(ents) != 0 {
-		t.Errorf("index entries left: %d", len(ents))
+	if n := marks(t, p); n != 0 {
+		t.Errorf("index entries left: %d", n)
 	}
 	set("a", func(s *Session) { s.Ended = false })
 	if got := ids(); len(got) != 1 || got[0] != "a" {
@@ -57,9 +64,25 @@ func TestUnfinished(t *testing.T) {
 	if got := ids(); len(got) != 0 {
 		t.Errorf("a pruned session is listed: %q", got)
 	}
-	if ents, _ := os.ReadDir(filepath.Join(p.StateDir, "open")); len(ents) != 0 {
-		t.Errorf("the index did not heal: %d entries", len(ents))
+	if n := marks(t, p); n != 0 {
+		t.Errorf("the index did not heal: %d entries", n)
 	}
+}
+
+// marks counts the index's marks (not the file they link to).
+func marks(t *testing.T, p *Project) int {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(p.StateDir, "open"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if e.Name() != markFile {
+			n++
+		}
+	}
+	return n
 }
 
 // stateProject is a project with only local state, in a directory of the

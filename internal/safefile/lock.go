@@ -9,21 +9,21 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// Lock files of unsynced targets do not accumulate: a writer of local
-// state (whose lock is per directory) removes its lock file before it lets
-// the lock go, so that file exists only while some writer holds or waits
-// for it. That is safe because taking a lock checks, once it is held, that
-// the path still names the file locked: a writer that opened the file
-// before another removed it holds a lock on a file no one else can reach,
-// sees the path gone or replaced, and starts over on the path's current
-// file. So two writers can never both hold "the" lock.
+// Lock files stay once made, and do not accumulate: an unsynced target
+// (local state) is locked by its directory's one lock file, a synced
+// target (a person's ledger or handoff) by its own. Removing an unsynced
+// directory's lock file after every write, as an earlier version did, cost
+// an inode freed and another made on the path of every hook call; ext4's
+// allocator then passes over the inodes freed a moment ago.
 //
-// A synced target's lock file (a person's ledger or handoff) stays: an
-// older binary sharing the lock directory during an upgrade (a plugin's
-// and the one on PATH at different versions) locks <id>.lock without that
-// check, and could hold a removed file while a new writer holds its
-// successor. Only prune removes those, and only ones it can lock without
-// waiting (see RemoveStaleTemp).
+// Taking a lock still checks, once it is held, that the path names the
+// file locked: prune removes stale lock files (ones it can lock without
+// waiting), and a writer that opened such a file before it went holds a
+// lock no one else can reach; it sees the path gone or replaced and starts
+// over on the path's current file. So two writers never both hold "the"
+// lock. (A binary sharing the lock directory during an upgrade: the ones
+// that removed their lock file after writing made the same check; older
+// ones never removed lock files.)
 
 // maxLockTries bounds the starting over; each try means another writer
 // removed the lock file in between, which is rare and quick.
@@ -76,8 +76,7 @@ func acquire(path string, mode lockMode) (lock *flock.Flock, ok bool, err error)
 }
 
 // release removes the lock file at path and then lets the lock go; the
-// caller holds the lock (from acquire). Only for lock files no older
-// binary locks: an unsynced target's, or a stale one prune removes.
+// caller holds the lock (from acquire). Only for a stale one prune removes.
 func release(lock *flock.Flock) {
 	_ = os.Remove(lock.Path())
 	_ = lock.Unlock()

@@ -378,15 +378,10 @@ func begin(path string, opts Options) (*writer, error) {
 	return w, nil
 }
 
-// unlock lets the target go: its temporary directory goes when empty,
-// and an unsynced target's lock file goes (a synced target's stays; see
-// lock.go).
+// unlock lets the target go: its temporary directory goes when empty.
+// The lock file stays (see lock.go).
 func (w *writer) unlock() {
 	_ = os.Remove(w.tmpPath) // only when empty
-	if w.noSync {
-		release(w.lock)
-		return
-	}
 	_ = w.lock.Unlock()
 }
 
