@@ -59,7 +59,8 @@ func goldenHandoff() *handoff.Parsed {
 // TestRenderGolden pins what each kind of session is given, byte for byte.
 func TestRenderGolden(t *testing.T) {
 	base := func(source string) Input {
-		return Input{Source: source, Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: goldenLedger(t),
+		l := goldenLedger(t)
+		return Input{Source: source, Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: l, Notes: LedgerNotes(l),
 			Handoff: goldenHandoff(), HandoffPath: "thoughts/shared/handoffs/auth/2026-11-22T11-05-09Z_pre-compact_930cbd59.md",
 			Now: now, Host: "claude"}
 	}

@@ -36,6 +36,7 @@ type Input struct {
 	Name          string         // work stream name
 	LedgerPath    string         // relative to the repository root
 	Ledger        *ledger.Ledger // nil when missing or unparseable
+	Notes         string         // the ledger's notes (LedgerNotes)
 	LedgerRaw     []byte         // the ledger's bytes when it could not be parsed
 	LedgerProblem string         // why it could not be parsed
 	Handoff       *handoff.Parsed
@@ -219,7 +220,7 @@ func Render(in Input) string {
 				block{title: "Open questions", items: l.Questions, keep: 1, more: "the ledger"},
 				block{title: "Files", items: l.Files, keep: -1, more: "the ledger"},
 				block{title: "Done", items: l.Done, keep: -1, more: "the ledger"},
-				block{title: "Notes", fit: func(room int, m measure) string { return notes(l, room, in.LedgerPath, m) }},
+				block{title: "Notes", fit: func(room int, m measure) string { return notes(in.Notes, room, in.LedgerPath, m) }},
 			)
 		}
 	default:

@@ -30,7 +30,7 @@ func bigLedger(n int) *ledger.Ledger {
 
 func input(l *ledger.Ledger, source string, budget int) Input {
 	return Input{
-		Source: source, Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: l,
+		Source: source, Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: l, Notes: LedgerNotes(l),
 		Handoff: &handoff.Parsed{
 			Meta:     handoff.Meta{Event: "pre-compact", Created: now.Add(-3 * time.Hour), Author: "Kim", Branch: "feature/auth"},
 			Sections: map[string]string{"Summary": "Wrote the refresh endpoint; tests fail for lack of go.mod."},
@@ -156,7 +156,7 @@ func TestTemplateNotesNotInjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Source: "startup", Name: "x", LedgerPath: "thoughts/ledgers/CONTINUITY_x.md", Ledger: l, Now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
+	in := Input{Source: "startup", Name: "x", LedgerPath: "thoughts/ledgers/CONTINUITY_x.md", Ledger: l, Notes: LedgerNotes(l), Now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
 	if out := Render(in); strings.Contains(out, "Notes:") || strings.Contains(out, "Free notes") {
 		t.Errorf("placeholder notes injected:\n%s", out)
 	}
@@ -164,7 +164,7 @@ func TestTemplateNotesNotInjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Ledger = l2
+	in.Ledger, in.Notes = l2, LedgerNotes(l2)
 	if out := Render(in); !strings.Contains(out, "read-only on Fridays") {
 		t.Errorf("written notes not injected:\n%s", out)
 	}

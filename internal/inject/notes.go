@@ -9,23 +9,30 @@ import (
 	"github.com/continuity-md/continuity/ledger"
 )
 
-// notes returns the part of a ledger's body worth injecting, at most room
-// characters: "" when it holds nothing but headings or the new ledger's
-// placeholder text, and without what the ledger's fields already hold (a
-// section-style ledger's ## Goal or ## Next Steps). When it does not fit,
-// what is current is kept (sections about now and next, the phase in
-// progress and the one after it, the latest phase when all are done) and
-// the rest is left out from the oldest, with a last line that names what
-// was left out and the file it is in.
-func notes(l *ledger.Ledger, room int, path string, m measure) string {
-	if ledger.IsTemplateBody(l.Body) {
+// LedgerNotes is the part of ledger l's body an injection may show: ""
+// when there is no ledger or it is the new ledger's placeholder text, and without what the
+// ledger's fields already hold (a section-style ledger's ## Goal or ## Next
+// Steps). It is worked out once per version of the ledger (a session start
+// remembers it with the ledger's fields).
+func LedgerNotes(l *ledger.Ledger) string {
+	if l == nil || ledger.IsTemplateBody(l.Body) {
 		return ""
 	}
 	body := ledger.Notes(l)
 	if ledger.IsTemplateBody(body) {
 		return ""
 	}
-	text := strings.TrimSpace(string(body))
+	return string(body)
+}
+
+// notes returns the ledger's notes (LedgerNotes) to inject, at most room
+// characters: "" when they hold nothing but headings. When they do not fit,
+// what is current is kept (sections about now and next, the phase in
+// progress and the one after it, the latest phase when all are done) and
+// the rest is left out from the oldest, with a last line that names what
+// was left out and the file it is in.
+func notes(body string, room int, path string, m measure) string {
+	text := strings.TrimSpace(body)
 	content := false
 	for _, line := range strings.Split(text, "\n") {
 		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {

@@ -55,7 +55,7 @@ func TestNotesKeepCurrentPhases(t *testing.T) {
 				t.Fatalf("the notes are too short to need a cut")
 			}
 			for _, budget := range []int{2500, 4000, 6000} {
-				out := Render(Input{Name: "pipeline", LedgerPath: "thoughts/ledgers/CONTINUITY_CLAUDE-pipeline.md", Ledger: l,
+				out := Render(Input{Name: "pipeline", LedgerPath: "thoughts/ledgers/CONTINUITY_CLAUDE-pipeline.md", Ledger: l, Notes: LedgerNotes(l),
 					Now: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Budget: budget})
 				if n := Length(out); n > budget {
 					t.Errorf("budget %d: %d characters", budget, n)
@@ -95,7 +95,7 @@ func TestNotesAllPhasesDone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := notes(l, 1500, "thoughts/ledgers/CONTINUITY_x.md", measure(host.Runes))
+	got := notes(LedgerNotes(l), 1500, "thoughts/ledgers/CONTINUITY_x.md", measure(host.Runes))
 	if Length(got) > 1500 || !strings.Contains(got, "work of phase 6") || strings.Contains(got, "work of phase 1 ") {
 		t.Errorf("notes (%d):\n%s", Length(got), got)
 	}
@@ -109,7 +109,7 @@ func TestNotesWithoutFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := notes(l, 1000, l.Path, measure(host.Runes)); got != "## Notes\nThe staging keys are in the vault." {
+	if got := notes(LedgerNotes(l), 1000, l.Path, measure(host.Runes)); got != "## Notes\nThe staging keys are in the vault." {
 		t.Errorf("notes = %q", got)
 	}
 }

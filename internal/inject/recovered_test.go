@@ -11,7 +11,8 @@ import (
 // about earlier sessions recovered at this start (one written, one that
 // waits), and shows they survive the smallest budget whole.
 func TestRenderRecovered(t *testing.T) {
-	in := Input{Source: "startup", Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: goldenLedger(t),
+	l := goldenLedger(t)
+	in := Input{Source: "startup", Name: "auth", LedgerPath: "thoughts/ledgers/CONTINUITY_auth.md", Ledger: l, Notes: LedgerNotes(l),
 		Handoff: goldenHandoff(), HandoffPath: "thoughts/shared/handoffs/auth/2026-11-22T14-05-09Z_recovered_930cbd59.md",
 		Now: now, Host: "claude", Recovered: []Recovery{
 			{Session: "930cbd59-1", Why: "its client process is gone", Path: "thoughts/shared/handoffs/auth/2026-11-22T14-05-09Z_recovered_930cbd59.md"},

@@ -148,11 +148,17 @@ func build(c Config) (*Redactor, error) {
 		r.allow = append(r.allow, re)
 	}
 	seen := make(map[string]bool, 2*len(r.rules))
+	var firsts [256]bool
+	rows := 1 // row 0: no keyword
 	for _, ru := range r.rules {
 		for _, k := range ru.keywords {
 			if !seen[k] {
 				seen[k] = true
 				r.kws = append(r.kws, k)
+				if len(k) > 1 && !firsts[k[0]] {
+					firsts[k[0]] = true
+					rows++
+				}
 			}
 		}
 	}
@@ -162,7 +168,9 @@ func build(c Config) (*Redactor, error) {
 			continue
 		}
 		if len(r.pairs) == 0 {
-			r.pairs = make([]uint16, 256) // row 0: no keyword
+			// Every row at once: a start builds this table, and
+			// growing it row by row copied it each time.
+			r.pairs = make([]uint16, 256, 256*rows)
 		}
 		if r.first[k[0]] == 0 {
 			r.first[k[0]] = uint8(len(r.pairs) >> 8)

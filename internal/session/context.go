@@ -82,7 +82,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
 		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
 		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
-	l, raw, err := LoadLedger(p, name)
+	l, raw, err := startLedger(p, name)
 	switch {
 	case err != nil:
 		in.LedgerRaw = raw
@@ -90,7 +90,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 	case l == nil:
 		return in, fmt.Errorf("ledger %s: %w", in.LedgerPath, ledger.ErrNotFound)
 	default:
-		in.Ledger = l
+		in.Ledger, in.Notes = l.Ledger, l.Notes
 	}
 	if in.Short() {
 		return in, err
@@ -105,11 +105,9 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
-		if src, rerr := safefile.Read(hpath, p.WriteOptions()); rerr == nil {
-			if parsed, perr := handoff.Parse(src); perr == nil {
-				in.Handoff = parsed
-				in.HandoffPath = p.Rel(hpath)
-			}
+		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
+			in.Handoff = parsed
+			in.HandoffPath = p.Rel(hpath)
 		}
 	}
 	return in, err
