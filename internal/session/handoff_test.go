@@ -268,15 +268,29 @@ func TestPrune(t *testing.T) {
 	r.reopen()
 	for i, age := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, 40 * 24 * time.Hour} {
 		id := []string{"a", "b", "c", "old"}[i]
+		// Written twice: its writer keeps the previous version beside it
+		// (".a.json0"), which goes with it and is not a session itself.
 		if err := r.p.UpdateSession(id, testNow, func(*project.Session) {}); err != nil {
 			t.Fatal(err)
+		}
+		if err := r.p.UpdateSession(id, testNow, func(s *project.Session) { s.Ledger = "auth" }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "."+id+".json0")); err != nil {
+			t.Fatalf("no previous version kept: %v", err)
 		}
 		path := filepath.Join(r.p.StateDir, "sessions", id+".json")
 		os.Chtimes(path, testNow.Add(-age), testNow.Add(-age))
 	}
+	// Transcript checkpoints go by age alone.
+	cps := filepath.Join(r.p.StateDir, "transcripts")
+	for name, age := range map[string]time.Duration{"transcript-new.json": time.Hour, "transcript-old.json": 40 * 24 * time.Hour, ".transcript-old.json0": 41 * 24 * time.Hour} {
+		r.write(filepath.Join(".git", "continuity", "transcripts", name), "{}")
+		os.Chtimes(filepath.Join(cps, name), testNow.Add(-age), testNow.Add(-age))
+	}
 	r.ledger("auth", authLedger)
 	dry, err := Prune(r.p, testNow, true)
-	if err != nil || len(dry) != 2 {
+	if err != nil || len(dry) != 4 {
 		t.Fatalf("dry run: %q, %v", dry, err)
 	}
 	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "old.json")); err != nil {
@@ -287,9 +301,19 @@ func TestPrune(t *testing.T) {
 		t.Errorf("removed %q (%v), the dry run said %q", removed, err, dry)
 	}
 	for _, id := range []string{"c", "old"} {
-		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err == nil {
-			t.Errorf("session %s kept", id)
+		for _, name := range []string{id + ".json", "." + id + ".json0"} {
+			if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", name)); err == nil {
+				t.Errorf("session %s: %s kept", id, name)
+			}
 		}
+	}
+	for _, id := range []string{"a", "b"} {
+		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err != nil {
+			t.Errorf("session %s removed", id)
+		}
+	}
+	if ents, _ := os.ReadDir(cps); len(ents) != 1 || ents[0].Name() != "transcript-new.json" {
+		t.Errorf("checkpoints left: %v, want transcript-new.json alone", ents)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "thoughts", "ledgers", "CONTINUITY_auth.md")); err != nil {
 		t.Error("prune touched a ledger")
