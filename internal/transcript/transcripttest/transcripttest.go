@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,6 +42,7 @@ func Cuts(data []byte) []int {
 		add(i + 1)
 		start = i + 1
 	}
+	slices.Sort(cuts)
 	return cuts
 }
 
