@@ -49,6 +49,12 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 	if err := os.WriteFile(fresh, added, 0o644); err != nil {
 		return nil, err
 	}
+	// A file the new bytes edit: what a handoff written from them holds.
+	facts, err := transcript.ReadFile(fresh, agent.NewDecoder(repo, nil))
+	if err != nil || len(facts.Files) == 0 {
+		return nil, fmt.Errorf("the new %d MB edit no file (%v)", newBytes>>20, err)
+	}
+	edited := filepath.Base(facts.Files[len(facts.Files)-1])
 	fi, err := os.Stat(long)
 	if err != nil {
 		return nil, err
@@ -92,7 +98,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 			if err != nil || len(ents) <= *before {
 				return fmt.Errorf("no handoff written (%d in %s)", len(ents), hdir)
 			}
-			return fromTranscript(hdir, ents)
+			return holding(hdir, ents, edited)
 		}
 	}
 	var nResumed, nFresh, beforeResumed, beforeFresh int
