@@ -113,8 +113,7 @@ func ResumedEqualsWhole(t *testing.T, name string, data []byte, cuts []int, read
 		if w := wholeOf(cut); !reflect.DeepEqual(got, w) {
 			t.Fatalf("%s: read step by step to %d of %d: differs from one whole read:\n%s", name, cut, len(data), diff(got, w))
 		}
-		keep(t, state, name, next)
-		cp = transcript.LoadCheckpoint(state, name)
+		cp = kept(t, state, name, next)
 	}
 	// From each cut, in two long strides.
 	for k, cut := range cuts {
@@ -126,20 +125,20 @@ func ResumedEqualsWhole(t *testing.T, name string, data []byte, cuts []int, read
 			t.Fatal(err)
 		}
 		session := name + "-" + itoa(k)
-		keep(t, state, session, cp)
+		cp = kept(t, state, session, cp)
 		// Half of the rest appended: the second read stops anywhere.
 		mid := cut + (len(data)-cut)/2
 		grow(t, path, data, mid)
-		got, cp, err := read([]string{path}, transcript.LoadCheckpoint(state, session))
+		got, next, err := read([]string{path}, cp)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if w := wholeOf(mid); !reflect.DeepEqual(got, w) {
 			t.Fatalf("%s: read to %d, resumed to %d of %d: differs from one whole read:\n%s", name, cut, mid, len(data), diff(got, w))
 		}
-		keep(t, state, session, cp)
+		cp = kept(t, state, session, next)
 		grow(t, path, data, len(data))
-		got, _, err = read([]string{path}, transcript.LoadCheckpoint(state, session))
+		got, _, err = read([]string{path}, cp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +148,10 @@ func ResumedEqualsWhole(t *testing.T, name string, data []byte, cuts []int, read
 	}
 }
 
-// keep saves cp for session in dir, as a hook does.
-func keep(t testing.TB, dir, session string, cp *transcript.Checkpoint) {
+// kept saves cp for session in dir, as a hook does, and loads it back, as
+// the next hook does (never nil: a checkpoint lost would make the next
+// read a whole one, and the test vacuous).
+func kept(t testing.TB, dir, session string, cp *transcript.Checkpoint) *transcript.Checkpoint {
 	t.Helper()
 	if cp == nil {
 		t.Fatal("no checkpoint")
@@ -158,6 +159,11 @@ func keep(t testing.TB, dir, session string, cp *transcript.Checkpoint) {
 	if err := transcript.SaveCheckpoint(dir, session, cp); err != nil {
 		t.Fatal(err)
 	}
+	back := transcript.LoadCheckpoint(dir, session)
+	if back == nil {
+		t.Fatalf("the checkpoint of %s was not loaded back", session)
+	}
+	return back
 }
 
 // RewrittenReadWhole reads a, then finds in its place (same inode) a
