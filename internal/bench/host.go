@@ -87,6 +87,11 @@ func transcriptDir(env []string, repo string) (string, error) {
 // transcript did (a file it edited), not git's facts alone: a hook that
 // refused the transcript still writes a handoff.
 func fromTranscript(dir string, ents []os.DirEntry) error {
+	return holding(dir, ents, "token.go")
+}
+
+// holding checks that the newest handoff in dir holds word.
+func holding(dir string, ents []os.DirEntry, word string) error {
 	var newest string
 	var at time.Time
 	for _, e := range ents {
@@ -95,7 +100,7 @@ func fromTranscript(dir string, ents []os.DirEntry) error {
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, newest))
-	if err != nil || !bytes.Contains(b, []byte("token.go")) {
+	if err != nil || !bytes.Contains(b, []byte(word)) {
 		return fmt.Errorf("the handoff %s holds nothing from the transcript (%v)", newest, err)
 	}
 	return nil

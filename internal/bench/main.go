@@ -391,6 +391,12 @@ func run(c config, w io.Writer) error {
 	}
 	rows = append(rows, turnRows...)
 
+	endRows, err := runEnd(c, bin, modRoot, repoT, mb, env, logf)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, endRows...)
+
 	if c.transcriptOnly {
 		fmt.Fprintf(w, "continuity bench: %d transcript runs per case\n\n", c.scanRuns)
 	} else {

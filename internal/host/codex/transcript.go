@@ -73,9 +73,10 @@ type decoderState struct {
 	F       handoff.Facts `json:"facts"`
 	Cwd     string        `json:"cwd,omitempty"`
 	Pending []call        `json:"pending,omitempty"`
-	// Reply is the latest reply, redacted and cut once, at Facts; Before
-	// is the one before it: Codex records its compaction request's answer
-	// (the summary) as an assistant message, which is no reply.
+	// Reply is the latest reply, redacted (the state is kept on disk),
+	// cut to size at Facts; Before is the one before it: Codex records its
+	// compaction request's answer (the summary) as an assistant message,
+	// which is no reply.
 	Reply  string `json:"reply,omitempty"`
 	Before string `json:"before,omitempty"`
 }
@@ -175,7 +176,7 @@ func (d *decoder) message(p gjson.Result) {
 	switch p.Get("role").Str {
 	case "assistant":
 		if t := strings.TrimSpace(text); t != "" {
-			d.Before, d.Reply = d.Reply, strings.Clone(transcript.PrefixRunes(t, maxTextRunes+redactMargin))
+			d.Before, d.Reply = d.Reply, strings.Clone(d.redacted(t, maxTextRunes))
 		}
 	case "user":
 		if !typedPrompt(p, text) {
@@ -427,7 +428,7 @@ func (d *decoder) compacted(msg string) {
 	if s == "" {
 		return
 	}
-	if d.Reply != "" && strings.TrimSpace(d.Reply) == transcript.PrefixRunes(s, maxTextRunes+redactMargin) {
+	if d.Reply != "" && strings.TrimSpace(d.Reply) == strings.TrimSpace(d.redacted(s, maxTextRunes)) {
 		d.Reply, d.Before = d.Before, ""
 	}
 	d.F.CompactSummary = d.keep(s, 4*maxTextRunes)
@@ -484,7 +485,7 @@ func (d *decoder) Facts() *handoff.Facts {
 		}
 	}
 	if d.Reply != "" {
-		f.LastAssistant = d.keep(d.Reply, maxTextRunes)
+		f.LastAssistant = handoff.Cut(d.Reply, maxTextRunes)
 	}
 	return &f
 }
