@@ -368,7 +368,15 @@ func run(c config, w io.Writer) error {
 	rows = append(rows, row{p: compact, ratio: ratio(compact, wc, "read floor"), target: "< 1.5 s", ok: pass(compact.median() < 1500*time.Millisecond)})
 	if jq != nil {
 		speed := float64(jq.median()) / float64(compact.median())
-		rows = append(rows, row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx as long", speed), target: ">= 8x faster than jq", ok: pass(speed >= 8)})
+		r := row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx as long", speed), target: ">= 8x faster than jq"}
+		if c.size >= 200<<20 {
+			r.ok = pass(speed >= 8)
+		} else {
+			// The target is the 200 MB transcript; on a small
+			// one (-quick) fixed costs weigh more: shown, not judged.
+			r.target += " at 200 MB"
+		}
+		rows = append(rows, r)
 	}
 	if jq != nil {
 		rows = append(rows, row{p: compact, ratio: fmt.Sprintf("jq takes %.1fx the CPU", float64(jq.cpuMedian())/float64(compact.cpuMedian()))})
