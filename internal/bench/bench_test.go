@@ -73,7 +73,7 @@ func benchInput(b *testing.B) inject.Input {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return inject.Input{Source: "startup", Name: "big", LedgerPath: "thoughts/ledgers/CONTINUITY_big.md", Ledger: l,
+	return inject.Input{Source: "startup", Name: "big", LedgerPath: "thoughts/ledgers/CONTINUITY_big.md", Ledger: l, Notes: inject.LedgerNotes(l),
 		Handoff: parsed, HandoffPath: "thoughts/shared/handoffs/big/x.md", Now: benchNow}
 }
 

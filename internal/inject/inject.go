@@ -36,7 +36,7 @@ type Input struct {
 	Name          string         // work stream name
 	LedgerPath    string         // relative to the repository root
 	Ledger        *ledger.Ledger // nil when missing or unparseable
-	Notes         string         // the ledger's notes (LedgerNotes)
+	Notes         string         // the ledger's notes, LedgerNotes(Ledger): set with Ledger, or none are shown
 	LedgerRaw     []byte         // the ledger's bytes when it could not be parsed
 	LedgerProblem string         // why it could not be parsed
 	Handoff       *handoff.Parsed

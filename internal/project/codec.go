@@ -95,14 +95,27 @@ func (d *Dec) Int() int64 {
 	return n
 }
 
+// Count reads the length of a list (Enc.Int of it, -1 for nil) whose
+// entries take at least each bytes apiece: -1 for nil, and -1 with the
+// Dec no longer OK for a count the bytes left cannot hold.
+func (d *Dec) Count(each int) int {
+	n := d.Int()
+	switch {
+	case d.bad:
+		return -1
+	case n == -1:
+		return -1
+	case n < 0 || n > int64(len(d.b)/max(each, 1)):
+		d.bad = true
+		return -1
+	}
+	return int(n)
+}
+
 // Strs reads a list of strings.
 func (d *Dec) Strs() []string {
-	n := d.Int()
-	if n < 0 || d.bad {
-		return nil
-	}
-	if n > int64(len(d.b)) { // each string takes at least a byte
-		d.bad = true
+	n := d.Count(1) // each string takes at least its length's byte
+	if n < 0 {
 		return nil
 	}
 	ss := make([]string, n)

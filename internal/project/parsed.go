@@ -1,6 +1,8 @@
 package project
 
 import (
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -18,9 +20,10 @@ import (
 // A memo holds the path, the file's version (safefile.Version) and the
 // value parsed from it, and is used only for that very version of that
 // file, by the very binary that made it (another build may parse
-// differently). A version whose change time is within racyWindow of the
-// memo's making is not remembered: a second write within one tick of a
-// coarse clock could leave the version as it was.
+// differently). A memo made within racyWindow of the version's change
+// time (both by the file system's clock) is not trusted: a second write
+// within one tick of a coarse clock could leave the version as it was. A
+// system that keeps no change time gets no memo.
 //
 // What a memo holds comes from the work tree's own files (a person's
 // ledger, a handoff written redacted), in local state, which is never
@@ -59,7 +62,7 @@ func Parsed[T any](p *Project, slot, path string, parse func(src []byte) (T, err
 	bin := binaryVersion()
 	if file != "" && !bin.IsZero() {
 		if v, err := safefile.Stat(path, p.WriteOptions()); err == nil {
-			if b, err := os.ReadFile(file); err == nil {
+			if b, made, err := readMemo(file); err == nil && made.Sub(time.Unix(0, v.Change)) >= racyWindow {
 				d := &Dec{b: b}
 				if d.Str() == memoMagic && d.version() == bin && d.Str() == path && d.version() == v {
 					if val := codec.Decode(d); d.OK() {
@@ -77,7 +80,7 @@ func Parsed[T any](p *Project, slot, path string, parse func(src []byte) (T, err
 	if err != nil {
 		return val, err
 	}
-	if file != "" && !bin.IsZero() && !v.IsZero() && memoNow().Sub(time.Unix(0, v.Change)) >= racyWindow {
+	if file != "" && !bin.IsZero() && !v.IsZero() && v.Change != 0 && memoNow().Sub(time.Unix(0, v.Change)) >= racyWindow {
 		e := &Enc{}
 		e.Str(memoMagic)
 		e.version(bin)
@@ -88,6 +91,26 @@ func Parsed[T any](p *Project, slot, path string, parse func(src []byte) (T, err
 	}
 	return val, nil
 }
+
+// readMemo returns a memo's bytes and when it was written, by the file
+// system's clock (the one the file's change time is on, whatever the
+// local clock says).
+func readMemo(file string) ([]byte, time.Time, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > maxMemo {
+		return nil, time.Time{}, fs.ErrInvalid
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxMemo))
+	return b, fi.ModTime(), err
+}
+
+// maxMemo bounds a memo read back.
+const maxMemo = 4 << 20
 
 // memoMagic starts every memo; it changes when the envelope does.
 const memoMagic = "continuity parsed 1"

@@ -42,6 +42,11 @@ func TestParsedRemembers(t *testing.T) {
 		if err != nil || got != want || parses != wantParses {
 			t.Fatalf("Parsed = %q, %v after %d parses; want %q after %d", got, err, parses, want, wantParses)
 		}
+		// The memo made now is trusted once it is older than the
+		// racy window after the file's change, as a later start's is.
+		if m := filepath.Join(p.StateDir, "parsed", slot); fileExists(m) {
+			os.Chtimes(m, later(), later())
+		}
 	}
 	write("alpha")
 	get("n", "ALPHA", 1)
@@ -55,6 +60,7 @@ func TestParsedRemembers(t *testing.T) {
 	if err := os.WriteFile(memoFile, []byte(strings.Replace(string(b), "ALPHA", "FORGE", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	os.Chtimes(memoFile, later(), later())
 	get("n", "FORGE", 1)
 	// Written in place, same size: a new change time (one tick later).
 	time.Sleep(20 * time.Millisecond)
@@ -74,6 +80,7 @@ func TestParsedRemembers(t *testing.T) {
 	if err := os.WriteFile(memoFile, []byte("continuity parsed 1 and nothing more"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	os.Chtimes(memoFile, later(), later())
 	get("n", "DELTA", 4)
 	get("n", "DELTA", 4)
 	// Another binary parses again.
@@ -100,6 +107,11 @@ func TestParsedRemembers(t *testing.T) {
 	if _, err := Parsed(p, "gone", filepath.Join(p.Root, "gone.txt"), parse, strCodec); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // strCodec keeps a string.
@@ -136,11 +148,28 @@ func TestCodecRoundTrip(t *testing.T) {
 	if d, _ := read(append(e.b, 0)); d.OK() {
 		t.Error("a byte too many: OK")
 	}
+	// A count the bytes left cannot hold is refused, not allocated.
+	for _, n := range []int64{1 << 40, 5, -2} {
+		e := &Enc{}
+		e.Int(n)
+		e.Str("ab")
+		d := NewDec(e.Bytes())
+		if c := d.Count(3); c != -1 || d.OK() {
+			t.Errorf("count %d over 3 bytes: %d, OK %v", n, c, d.OK())
+		}
+	}
+	e = &Enc{}
+	e.Int(1)
+	e.Str("ab")
+	if d := NewDec(e.Bytes()); d.Count(3) != 1 {
+		t.Error("a count the bytes hold is refused")
+	}
 }
 
 // TestParsedRacy: a file changed within the racy window of the parse is
-// not remembered: two writes within one tick of a coarse clock could leave
-// its version as it was.
+// not remembered, and a memo made within that window of the change (by
+// the file system's clock) is not trusted: two writes within one tick of a
+// coarse clock could leave the version as it was.
 func TestParsedRacy(t *testing.T) {
 	p, _ := stateProject(t)
 	path := filepath.Join(p.Root, "fresh.txt")
@@ -159,5 +188,18 @@ func TestParsedRacy(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(p.StateDir, "parsed", "fresh")); err == nil {
 		t.Error("a memo was kept for a file just written")
+	}
+	// A memo written (on a local clock ahead of the file system's, say)
+	// right after the change is not trusted: parsed again.
+	memoNow = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { memoNow = time.Now })
+	if _, err := Parsed(p, "fresh", path, parse, strCodec); err != nil || parses != 3 {
+		t.Fatalf("%d parses, %v", parses, err)
+	}
+	if !fileExists(filepath.Join(p.StateDir, "parsed", "fresh")) {
+		t.Fatal("no memo written")
+	}
+	if _, err := Parsed(p, "fresh", path, parse, strCodec); err != nil || parses != 4 {
+		t.Errorf("a memo made within the racy window of the change was used (%d parses, %v)", parses, err)
 	}
 }

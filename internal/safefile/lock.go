@@ -21,9 +21,9 @@ import (
 // waiting), and a writer that opened such a file before it went holds a
 // lock no one else can reach; it sees the path gone or replaced and starts
 // over on the path's current file. So two writers never both hold "the"
-// lock. (A binary sharing the lock directory during an upgrade: the ones
-// that removed their lock file after writing made the same check; older
-// ones never removed lock files.)
+// lock. (Side by side with another version sharing the lock directory,
+// as during an upgrade, this holds as long as any version that removes
+// lock files makes that check too.)
 
 // maxLockTries bounds the starting over; each try means another writer
 // removed the lock file in between, which is rare and quick.

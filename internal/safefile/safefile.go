@@ -390,11 +390,11 @@ func (w *writer) unlock() {
 // naming) beside the target. Failures are ignored; a later writer retries.
 func (w *writer) removeLeftovers(tmp string) {
 	if w.noSync {
-		// An unsynced writer only ever leaves noSyncTemp, which it
-		// keeps on purpose (see replaceNoSync), and a target written
-		// unsynced (local state: a session's file among hundreds) is
-		// never written synced, so nothing else can be left: no listing.
+		// An unsynced writer only ever leaves noSyncTemp, and a target
+		// written unsynced (local state: a session's file among hundreds)
+		// is never written synced, so nothing else can be left: no listing.
 		// (The temp dir is a synced writer's, under the target's own lock.)
+		_ = os.Remove(w.noSyncTemp())
 		return
 	}
 	if ents, err := os.ReadDir(tmp); err == nil {
@@ -455,15 +455,9 @@ func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) err
 	return nil
 }
 
-// replaceNoSync is replace without fsync: the new content is written to
-// a file beside the target (noSyncTemp) and swapped into its place, and
-// the file swapped out, the previous version, is kept under that name for
-// the next write to overwrite. So the writes of local state, one per hook
-// call, make and free no inode once a target has been written twice:
-// ext4's allocator passes over every inode freed in the last seconds, and
-// a temporary file made and freed per call made each new one dearer.
-// Where the file system cannot swap, the temporary file is renamed over
-// the target, as before. A new file gets newFilePerm less the umask; an
+// replaceNoSync is replace without fsync: a temporary file beside the
+// target (noSyncTemp, which removeLeftovers removes after a crash) put in
+// its place. A new file gets newFilePerm less the umask; an
 // existing one keeps its permission bits.
 func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	perm := newFilePerm // less the umask, applied by open(2)
@@ -471,16 +465,12 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 		perm = was.Mode().Perm()
 	}
 	tmp := w.noSyncTemp()
-	f, err := w.openNoSyncTemp(tmp, was, perm)
+	_ = os.Remove(tmp) // under the lock, never another writer's
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			_ = os.Remove(tmp) // a no-op once renamed
-		}
-	}()
+	defer os.Remove(tmp) // a no-op once renamed
 	_, err = f.Write(data)
 	if err == nil && was != nil {
 		err = f.Chmod(perm) // exactly the old bits, whatever the umask
@@ -491,54 +481,14 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	err = install(tmp, w.target, was)
-	// A new target was linked to tmp: that name must go, or the next
-	// write would overwrite the target through it. An existing one was
-	// swapped with tmp (kept: it holds the previous version now) or tmp
-	// was renamed over it (nothing left).
-	keep = err == nil && was != nil
-	return err
-}
-
-// openNoSyncTemp opens the temporary file of an unsynced write, empty:
-// the previous version a swap left there, when it is a file of its own
-// (not a link to the target, which a writer killed between the link of a
-// new target and the removal of its other name could leave), else a new
-// file.
-func (w *writer) openNoSyncTemp(tmp string, was fs.FileInfo, perm fs.FileMode) (*os.File, error) {
-	if was != nil {
-		f, err := os.OpenFile(tmp, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
-		if err == nil {
-			fi, serr := f.Stat()
-			if serr == nil && fi.Mode().IsRegular() && !os.SameFile(fi, was) && links(fi) == 1 {
-				if err = f.Truncate(0); err == nil {
-					return f, nil
-				}
-			}
-			f.Close()
-		}
-	}
-	_ = os.Remove(tmp) // under the lock, never another writer's
-	return os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
-}
-
-// RemoveNoSync removes a target written unsynced and the previous
-// version its writes keep beside it (noSyncTemp). It takes no lock: a
-// removed target's next write starts it anew.
-func RemoveNoSync(path string) error {
-	w := writer{target: path, dir: filepath.Dir(path)}
-	err := os.Remove(path)
-	if rerr := os.Remove(w.noSyncTemp()); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-		err = rerr
-	}
-	return err
+	return install(tmp, w.target, was)
 }
 
 // noSyncTemp is the one temporary name an unsynced write of the target
 // uses, beside it: "." + base + "0", a name removeLeftovers of a synced
 // writer also recognises. Writers of a target hold its lock, so one name
-// is enough; it holds the target's previous version between writes, or
-// what a writer killed mid-write left, which the next one overwrites.
+// is enough, and a writer killed mid-write leaves that name, which the
+// next one removes without listing the directory.
 func (w *writer) noSyncTemp() string {
 	return filepath.Join(w.dir, "."+filepath.Base(w.target)+"0")
 }

@@ -268,29 +268,22 @@ func TestPrune(t *testing.T) {
 	r.reopen()
 	for i, age := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, 40 * 24 * time.Hour} {
 		id := []string{"a", "b", "c", "old"}[i]
-		// Written twice: its writer keeps the previous version beside it
-		// (".a.json0"), which goes with it and is not a session itself.
 		if err := r.p.UpdateSession(id, testNow, func(*project.Session) {}); err != nil {
 			t.Fatal(err)
-		}
-		if err := r.p.UpdateSession(id, testNow, func(s *project.Session) { s.Ledger = "auth" }); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "."+id+".json0")); err != nil {
-			t.Fatalf("no previous version kept: %v", err)
 		}
 		path := filepath.Join(r.p.StateDir, "sessions", id+".json")
 		os.Chtimes(path, testNow.Add(-age), testNow.Add(-age))
 	}
-	// Transcript checkpoints go by age alone.
+	// Transcript checkpoints go by age alone; the lock file their
+	// writers share in that directory stays, however old.
 	cps := filepath.Join(r.p.StateDir, "transcripts")
-	for name, age := range map[string]time.Duration{"transcript-new.json": time.Hour, "transcript-old.json": 40 * 24 * time.Hour, ".transcript-old.json0": 41 * 24 * time.Hour} {
+	for name, age := range map[string]time.Duration{"transcript-new.json": time.Hour, "transcript-old.json": 40 * 24 * time.Hour, "d0123456789abcdef0123456789abcdef.lock": 41 * 24 * time.Hour} {
 		r.write(filepath.Join(".git", "continuity", "transcripts", name), "{}")
 		os.Chtimes(filepath.Join(cps, name), testNow.Add(-age), testNow.Add(-age))
 	}
 	r.ledger("auth", authLedger)
 	dry, err := Prune(r.p, testNow, true)
-	if err != nil || len(dry) != 4 {
+	if err != nil || len(dry) != 3 {
 		t.Fatalf("dry run: %q, %v", dry, err)
 	}
 	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "old.json")); err != nil {
@@ -301,19 +294,12 @@ func TestPrune(t *testing.T) {
 		t.Errorf("removed %q (%v), the dry run said %q", removed, err, dry)
 	}
 	for _, id := range []string{"c", "old"} {
-		for _, name := range []string{id + ".json", "." + id + ".json0"} {
-			if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", name)); err == nil {
-				t.Errorf("session %s: %s kept", id, name)
-			}
+		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err == nil {
+			t.Errorf("session %s kept", id)
 		}
 	}
-	for _, id := range []string{"a", "b"} {
-		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err != nil {
-			t.Errorf("session %s removed", id)
-		}
-	}
-	if ents, _ := os.ReadDir(cps); len(ents) != 1 || ents[0].Name() != "transcript-new.json" {
-		t.Errorf("checkpoints left: %v, want transcript-new.json alone", ents)
+	if ents, _ := os.ReadDir(cps); len(ents) != 2 || ents[0].Name() != "d0123456789abcdef0123456789abcdef.lock" || ents[1].Name() != "transcript-new.json" {
+		t.Errorf("left in transcripts/: %v, want the lock file and transcript-new.json", ents)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "thoughts", "ledgers", "CONTINUITY_auth.md")); err != nil {
 		t.Error("prune touched a ledger")

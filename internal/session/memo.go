@@ -77,7 +77,7 @@ var ledgerCodec = project.Codec[*ledgerFields]{
 		for _, ss := range []*[]string{&l.Constraints, &l.Done, &l.Next, &l.Questions, &l.Files} {
 			*ss = d.Strs()
 		}
-		if n := d.Int(); n >= 0 && n <= 1<<20 {
+		if n := d.Count(3); n >= 0 {
 			l.Decisions = make([]ledger.Decision, n)
 			for i := range l.Decisions {
 				l.Decisions[i] = ledger.Decision{Decision: d.Str(), Why: d.Str(), Date: d.Str()}
@@ -122,7 +122,7 @@ var handoffCodec = project.Codec[*handoff.Parsed]{
 		m.Tokens = int(d.Int())
 		m.Dirty = int(d.Int())
 		h.Order = d.Strs()
-		if n := d.Int(); n >= 0 && n <= 1<<20 {
+		if n := d.Count(2); n >= 0 {
 			h.Sections = make(map[string]string, n)
 			for range n {
 				k := d.Str()

@@ -20,7 +20,8 @@ const staleTempAge = time.Hour
 
 // Prune removes local state by age and count: remembered agent sessions
 // past the project's retention (by age and count) and transcript
-// checkpoints (by age), and temporary files that killed writes left. It only ever looks inside the project's state directory, never at
+// checkpoints (by age; they were never removed before), and temporary
+// files that killed writes left. It only ever looks inside the project's state directory, never at
 // a committed file. Failures do not stop it; the first is returned.
 func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	days, max := p.Config.Retention.Days, p.Config.Retention.Max
@@ -40,11 +41,6 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	var sessions []entry
 	if ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions")); err == nil {
 		for _, e := range ents {
-			// A state file's previous version, which its writer keeps
-			// beside it, goes with it (safefile.RemoveNoSync).
-			if strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
 			if info, err := e.Info(); err == nil && !e.IsDir() {
 				sessions = append(sessions, entry{filepath.Join(p.StateDir, "sessions", e.Name()), info.ModTime()})
 			}
@@ -54,7 +50,7 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	for i, s := range sessions {
 		if (days > 0 && s.mod.Before(cutoff)) || (max > 0 && i >= max) {
 			if !dryRun {
-				if err := safefile.RemoveNoSync(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					fail(err)
 					continue
 				}
@@ -62,17 +58,22 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 			removed = append(removed, s.path)
 		}
 	}
-	// Transcript checkpoints (and the previous version each keeps beside
-	// it) past the retention's age: a session that old is not resumed.
+	// Transcript checkpoints past the retention's age (a session that old
+	// is not resumed): only their own names, never the lock file that
+	// their writers share in that directory.
 	if days > 0 {
 		dir := filepath.Join(p.StateDir, "transcripts")
 		if ents, err := os.ReadDir(dir); err == nil {
 			for _, e := range ents {
+				name := e.Name()
+				if !strings.HasPrefix(name, "transcript-") || !strings.HasSuffix(name, ".json") {
+					continue
+				}
 				info, err := e.Info()
 				if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
 					continue
 				}
-				path := filepath.Join(dir, e.Name())
+				path := filepath.Join(dir, name)
 				if !dryRun {
 					if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 						fail(err)
