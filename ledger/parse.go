@@ -200,22 +200,11 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	// YAML also breaks lines at a bare CR, NEL, LS and PS; positions would
 	// disagree with the file's LF lines.
-	for i := 0; i < len(yml); i++ {
-		var bad bool
-		switch yml[i] {
-		case '\r':
-			bad = i+1 == len(yml) || yml[i+1] != '\n'
-		case 0xC2: // NEL is C2 85
-			bad = i+1 < len(yml) && yml[i+1] == 0x85
-		case 0xE2: // LS and PS are E2 80 A8 and E2 80 A9
-			bad = i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9)
-		}
-		if bad {
-			return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
-		}
+	if i := oddBreak(yml); i >= 0 {
+		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(yml, &root); err != nil {
+	root, err := parseYAML(yml)
+	if err != nil {
 		p := d.yamlProblem(err)
 		if md := markdownStart(src, fmStart, fmEnd); md > 0 && p.Line >= md {
 			// The closing --- is missing and a later one (a thematic
@@ -362,6 +351,26 @@ func (d *frontDoc) yamlProblem(err error) Problem {
 		line = nlines
 	}
 	return Problem{Path: d.path, Line: line + d.lineOff, Msg: "invalid YAML: " + msg}
+}
+
+// oddBreak returns the offset of the first line break in yml other than LF
+// and CRLF (a bare CR, NEL, LS or PS), or -1.
+func oddBreak(yml []byte) int {
+	for i := 0; i < len(yml); i++ {
+		var bad bool
+		switch yml[i] {
+		case '\r':
+			bad = i+1 == len(yml) || yml[i+1] != '\n'
+		case 0xC2: // NEL is C2 85
+			bad = i+1 < len(yml) && yml[i+1] == 0x85
+		case 0xE2: // LS and PS are E2 80 A8 and E2 80 A9
+			bad = i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9)
+		}
+		if bad {
+			return i
+		}
+	}
+	return -1
 }
 
 // find returns the entry for key, or nil.

@@ -1,0 +1,102 @@
+package ledger
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// sameNodes reports where two node trees differ in what a ledger reads of
+// them (kind, style, tag, value, anchor, alias, position), or "".
+func sameNodes(a, b *yaml.Node, at string) string {
+	switch {
+	case a.Kind != b.Kind, a.Style != b.Style, a.Tag != b.Tag, a.Value != b.Value, a.Anchor != b.Anchor:
+		return fmt.Sprintf("%s: %v %v %q %q %q, want %v %v %q %q %q", at, a.Kind, a.Style, a.Tag, a.Value, a.Anchor, b.Kind, b.Style, b.Tag, b.Value, b.Anchor)
+	case a.Line != b.Line || a.Column != b.Column:
+		return fmt.Sprintf("%s: at %d:%d, want %d:%d", at, a.Line, a.Column, b.Line, b.Column)
+	case (a.Alias == nil) != (b.Alias == nil):
+		return at + ": alias differs"
+	case a.Alias != nil && (a.Alias.Line != b.Alias.Line || a.Alias.Column != b.Alias.Column):
+		return at + ": alias to another node"
+	case len(a.Content) != len(b.Content):
+		return fmt.Sprintf("%s: %d children, want %d", at, len(a.Content), len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// piecesAgree checks parseInPieces against one parse of the whole: when it
+// gives a tree, the whole parses, to the same tree (comments aside). It
+// returns whether the pieces gave one.
+func piecesAgree(t *testing.T, yml []byte, n int) bool {
+	t.Helper()
+	got, ok := parseInPieces(yml, n)
+	if !ok {
+		return false
+	}
+	var want yaml.Node
+	if err := yaml.Unmarshal(yml, &want); err != nil {
+		t.Fatalf("pieces parsed what does not parse whole (%v):\n%q", err, yml)
+	}
+	if d := sameNodes(&got, &want, ""); d != "" {
+		t.Fatalf("pieces differ from the whole: %s\n%q", d, yml)
+	}
+	return true
+}
+
+// TestParseInPiecesAgrees parses generated ledgers, as they are and with
+// random splices (most of which break them), in 2 to 4 pieces and whole.
+func TestParseInPiecesAgrees(t *testing.T) {
+	r := rand.New(rand.NewSource(42))
+	n, pieced, refused := 20000, 0, 0
+	if testing.Short() {
+		n = 3000
+	}
+	for i := 0; i < n; i++ {
+		src := genLedger(r)
+		d, err := parseFront("", src)
+		yml := src
+		if err == nil {
+			if r.Intn(2) == 0 {
+				c := randomSplice(r, d)
+				src = append(append(append([]byte(nil), src[:c.start]...), c.text...), src[c.end:]...)
+				d.fmEnd += len(c.text) - (c.end - c.start)
+			}
+			yml = src[d.fmStart:d.fmEnd]
+		}
+		if piecesAgree(t, yml, 2+r.Intn(3)) {
+			pieced++
+		} else if yaml.Unmarshal(yml, new(yaml.Node)) != nil {
+			refused++
+		}
+	}
+	t.Logf("%d front matters: %d parsed in pieces, %d that do not parse refused", n, pieced, refused)
+	if pieced < n/3 || refused < n/20 {
+		t.Fatalf("too little tested: %d in pieces, %d refused of %d", pieced, refused, n)
+	}
+}
+
+// TestParseLongLedgerInPieces shows the bench's ledger is parsed in pieces,
+// to the tree a parse of the whole gives.
+func TestParseLongLedgerInPieces(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("session: big\ngoal: Keep a long ledger fast\nnow: Step 0\ndone:\n")
+	for i := 0; i < 800; i++ {
+		fmt.Fprintf(&b, "  - Finished step %d of the migration   # note %d\n", i, i)
+	}
+	b.WriteString("next:\n")
+	for i := 0; i < 800; i++ {
+		fmt.Fprintf(&b, "  - Step %d, migrate table t%d\n", i, i)
+	}
+	b.WriteString("updated: 2026-11-20T10:00:00Z\n")
+	if !piecesAgree(t, []byte(b.String()), 2) {
+		t.Fatal("the long ledger was not parsed in pieces")
+	}
+}
