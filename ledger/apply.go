@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -271,9 +272,16 @@ func mergeSplice(base, a, b []byte) ([]byte, bool) {
 	return nil, false
 }
 
+// commonBlock is how many bytes commonPrefix and commonSuffix compare at
+// once before they go byte by byte.
+const commonBlock = 64
+
 func commonPrefix(x, y []byte) int {
 	n := min(len(x), len(y))
 	i := 0
+	for i+commonBlock <= n && bytes.Equal(x[i:i+commonBlock], y[i:i+commonBlock]) {
+		i += commonBlock
+	}
 	for i < n && x[i] == y[i] {
 		i++
 	}
@@ -283,6 +291,9 @@ func commonPrefix(x, y []byte) int {
 func commonSuffix(x, y []byte) int {
 	n := min(len(x), len(y))
 	i := 0
+	for i+commonBlock <= n && bytes.Equal(x[len(x)-i-commonBlock:len(x)-i], y[len(y)-i-commonBlock:len(y)-i]) {
+		i += commonBlock
+	}
 	for i < n && x[len(x)-1-i] == y[len(y)-1-i] {
 		i++
 	}
