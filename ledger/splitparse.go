@@ -36,60 +36,104 @@ func parseYAML(yml []byte) (yaml.Node, error) {
 	return root, err
 }
 
-// parseInPieces parses yml as up to n pieces cut at top-level key lines,
-// at the same time; ok is false when it could not (then parse it whole).
+// A pieceCut is where a piece starts: a top-level key's line, or (item) the
+// line of a block list's "-" at column col+1, the list being the value of
+// the last key before it.
+type pieceCut struct {
+	at, col int
+	item    bool
+}
+
+// listHead is what an item cut's piece starts with: a key whose value the
+// piece's items become, so that they parse as they do after the list's own
+// key. The key itself is dropped.
+const listHead = "x:\n"
+
+// parseInPieces parses yml as up to n pieces, cut at top-level key lines and
+// list item lines, at the same time; ok is false when it could not (then
+// parse it whole).
 func parseInPieces(yml []byte, n int) (yaml.Node, bool) {
 	// A parse of the whole reads only its first document, where pieces
 	// would read on; and it breaks lines where pieces count none.
 	if docMarker(yml) || oddBreak(yml) >= 0 {
 		return yaml.Node{}, false
 	}
-	cuts := []int{0}
-	for i := 1; i < n; i++ {
-		c := keyLineNear(yml, len(yml)*i/n)
-		if c <= cuts[len(cuts)-1] || c >= len(yml) {
-			continue
-		}
-		cuts = append(cuts, c)
-	}
-	if len(cuts) < 2 {
+	cuts := pieceCuts(yml, n)
+	if len(cuts) < 3 {
 		return yaml.Node{}, false
 	}
-	cuts = append(cuts, len(yml))
 	docs := make([]yaml.Node, len(cuts)-1)
 	errs := make([]error, len(docs))
 	var wg sync.WaitGroup
 	for i := range docs {
+		text := yml[cuts[i].at:cuts[i+1].at]
+		if cuts[i].item {
+			text = append([]byte(listHead), text...)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = yaml.Unmarshal(yml[cuts[i]:cuts[i+1]], &docs[i])
+			errs[i] = yaml.Unmarshal(text, &docs[i])
 		}()
 	}
 	wg.Wait()
 	root := docs[0]
-	if errs[0] != nil || len(root.Content) != 1 {
+	if errs[0] != nil || len(root.Content) != 1 || !plainBlockMapping(root.Content[0]) {
 		return yaml.Node{}, false
 	}
 	m := *root.Content[0]
-	if !plainBlockMapping(&m) {
-		return yaml.Node{}, false
-	}
 	m.Content = append([]*yaml.Node(nil), m.Content...)
 	line := 0
 	for i := 1; i < len(docs); i++ {
-		line += countLines(yml[cuts[i-1]:cuts[i]])
+		line += countLines(yml[cuts[i-1].at:cuts[i].at])
 		d := docs[i]
 		if errs[i] != nil || len(d.Content) != 1 || !plainBlockMapping(d.Content[0]) {
 			return yaml.Node{}, false
 		}
-		for _, c := range d.Content[0].Content {
-			moveDown(c, line)
+		pairs := d.Content[0].Content
+		shift := line
+		if cuts[i].item {
+			// The piece's first value goes on the list before it: both
+			// block lists at the cut's column, the piece's starting on
+			// the cut's line, the one before still open at its end.
+			shift--
+			list, more := m.Content[len(m.Content)-1], pairs[1]
+			if !blockList(list, cuts[i].col) || !blockList(more, cuts[i].col) || more.Line != 2 {
+				return yaml.Node{}, false
+			}
+			for _, it := range more.Content {
+				moveDown(it, shift)
+			}
+			list.Content = append(list.Content, more.Content...)
+			pairs = pairs[2:]
 		}
-		m.Content = append(m.Content, d.Content[0].Content...)
+		for _, c := range pairs {
+			moveDown(c, shift)
+		}
+		m.Content = append(m.Content, pairs...)
 	}
 	root.Content = []*yaml.Node{&m}
 	return root, true
+}
+
+// pieceCuts returns where up to n pieces of about the same size start, and
+// the end of yml.
+func pieceCuts(yml []byte, n int) []pieceCut {
+	cuts := []pieceCut{{}}
+	for i := 1; i < n; i++ {
+		c := cutNear(yml, len(yml)*i/n)
+		if c.at <= cuts[len(cuts)-1].at || c.at >= len(yml) {
+			continue
+		}
+		cuts = append(cuts, c)
+	}
+	return append(cuts, pieceCut{at: len(yml)})
+}
+
+// blockList reports whether n is a block list (with no anchor) whose "-"
+// is at column col+1.
+func blockList(n *yaml.Node, col int) bool {
+	return n.Kind == yaml.SequenceNode && n.Style == 0 && n.Anchor == "" && n.Column == col+1 && len(n.Content) > 0
 }
 
 // plainBlockMapping reports whether a piece's top node is a block mapping
@@ -99,22 +143,69 @@ func plainBlockMapping(n *yaml.Node) bool {
 	return n.Kind == yaml.MappingNode && n.Style == 0 && n.Anchor == "" && n.Column == 1 && len(n.Content) > 0
 }
 
-// keyLineNear returns the start of the first line at or after off that
-// begins, at column 1, with a character a plain or quoted key can start
-// with (never a space, tab, "-", "#", or any other YAML indicator), or
-// len(yml).
-func keyLineNear(yml []byte, off int) int {
+// cutNear returns the first cut at or after off: a line that begins, at
+// column 1, with a character a plain or quoted key can start with (never a
+// space, tab, "-", "#", or any other YAML indicator); or a line of spaces,
+// "- " and a value, its "-" at the column of the first such line after the
+// last key line before it (likely an item of that key's list, which the
+// parse then checks). At the end of yml it returns len(yml).
+func cutNear(yml []byte, off int) pieceCut {
 	p := off
 	if p > 0 && yml[p-1] != '\n' {
 		p = lineEndAt(yml, p)
 	}
+	col := -1 // the column of the list's "-", once known
 	for p < len(yml) {
-		if c := yml[p]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '"' || c == '\'' {
-			return p
+		if keyStart(yml[p]) {
+			return pieceCut{at: p}
+		}
+		if c, ok := itemLine(yml, p); ok {
+			if col < 0 {
+				col = listColumn(yml, p)
+			}
+			if c == col {
+				return pieceCut{at: p, col: c, item: true}
+			}
 		}
 		p = lineEndAt(yml, p)
 	}
-	return len(yml)
+	return pieceCut{at: len(yml)}
+}
+
+// keyStart reports whether a line starting with c may start a top-level key.
+func keyStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '"' || c == '\''
+}
+
+// itemLine reports whether the line at p is spaces, "- " and a value, and
+// the column (0-based) of its "-".
+func itemLine(yml []byte, p int) (int, bool) {
+	i := p
+	for i < len(yml) && yml[i] == ' ' {
+		i++
+	}
+	if i+2 < len(yml) && yml[i] == '-' && yml[i+1] == ' ' && !isSpaceOrBreak(yml[i+2]) {
+		return i - p, true
+	}
+	return 0, false
+}
+
+// listColumn returns the column of the "-" of the first item line after the
+// last key line before p, or -1.
+func listColumn(yml []byte, p int) int {
+	k := p
+	for k > 0 {
+		k = lineStartAt(yml, k-1)
+		if keyStart(yml[k]) {
+			break
+		}
+	}
+	for q := lineEndAt(yml, k); q <= p && q < len(yml); q = lineEndAt(yml, q) {
+		if c, ok := itemLine(yml, q); ok {
+			return c
+		}
+	}
+	return -1
 }
 
 // docMarker reports whether a line of yml starts a document ("---") or

@@ -55,7 +55,7 @@ func piecesAgree(t *testing.T, yml []byte, n int) bool {
 // random splices (most of which break them), in 2 to 4 pieces and whole.
 func TestParseInPiecesAgrees(t *testing.T) {
 	r := rand.New(rand.NewSource(42))
-	n, pieced, refused := 20000, 0, 0
+	n, pieced, items, refused := 20000, 0, 0, 0
 	if testing.Short() {
 		n = 3000
 	}
@@ -71,15 +71,22 @@ func TestParseInPiecesAgrees(t *testing.T) {
 			}
 			yml = src[d.fmStart:d.fmEnd]
 		}
-		if piecesAgree(t, yml, 2+r.Intn(3)) {
+		k := 2 + r.Intn(3)
+		if piecesAgree(t, yml, k) {
 			pieced++
+			for _, c := range pieceCuts(yml, k) {
+				if c.item {
+					items++
+					break
+				}
+			}
 		} else if yaml.Unmarshal(yml, new(yaml.Node)) != nil {
 			refused++
 		}
 	}
-	t.Logf("%d front matters: %d parsed in pieces, %d that do not parse refused", n, pieced, refused)
-	if pieced < n/3 || refused < n/20 {
-		t.Fatalf("too little tested: %d in pieces, %d refused of %d", pieced, refused, n)
+	t.Logf("%d front matters: %d parsed in pieces (%d cut inside a list), %d that do not parse refused", n, pieced, items, refused)
+	if pieced < n/3 || items < n/10 || refused < n/20 {
+		t.Fatalf("too little tested: %d in pieces, %d cut in a list, %d refused of %d", pieced, items, refused, n)
 	}
 }
 
@@ -96,7 +103,12 @@ func TestParseLongLedgerInPieces(t *testing.T) {
 		fmt.Fprintf(&b, "  - Step %d, migrate table t%d\n", i, i)
 	}
 	b.WriteString("updated: 2026-11-20T10:00:00Z\n")
-	if !piecesAgree(t, []byte(b.String()), 2) {
+	yml := []byte(b.String())
+	if !piecesAgree(t, yml, 2) {
 		t.Fatal("the long ledger was not parsed in pieces")
+	}
+	// Cut inside the first list, near the middle, not at the second key.
+	if c := pieceCuts(yml, 2)[1]; !c.item || c.at > len(yml)*6/10 {
+		t.Errorf("cut %+v of %d bytes: want an item near the middle", c, len(yml))
 	}
 }
