@@ -206,7 +206,7 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 		// The result is checked where it changed; what the first parse
 		// cannot vouch for is parsed whole.
 		if localChecks {
-			if l, ok := first.checkLocal(merged, []change{diffChange(src, out), diffChange(src, touched)}); ok && l.Updated == stamp {
+			if m, ok := first.checkLocal(merged, []change{diffChange(src, out), diffChange(src, touched)}); ok && m.updatedIs(stamp) {
 				return merged, nil
 			}
 		}

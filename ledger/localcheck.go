@@ -50,10 +50,11 @@ type chunk struct {
 }
 
 // checkLocal reports whether out, which is d.src with changes made (in
-// order, not overlapping), parses as a valid ledger, and returns its model,
+// order, not overlapping), parses as a valid ledger, and returns it parsed
+// (its entries, for reading: their offsets and lines are not out's),
 // parsing only the chunks that hold the changes. false means "not shown
 // here", never "broken": the caller parses out whole then.
-func (d *frontDoc) checkLocal(out []byte, changes []change) (*Ledger, bool) {
+func (d *frontDoc) checkLocal(out []byte, changes []change) (*frontDoc, bool) {
 	var real []change
 	for _, c := range changes {
 		if c.start != c.end || len(c.text) > 0 {
@@ -89,12 +90,9 @@ func (d *frontDoc) checkLocal(out []byte, changes []change) (*Ledger, bool) {
 	if !ok {
 		return nil, false
 	}
-	m := &frontDoc{path: d.path, src: out, fmStart: d.fmStart, fmEnd: b.End, body: b.Body, lineOff: d.lineOff, entries: entries}
-	l, err := m.model()
-	if err != nil {
-		return nil, false
-	}
-	return l, true
+	// Each chunk's entries were checked by its parse, the rest by the
+	// first: the whole is a valid ledger.
+	return &frontDoc{path: d.path, src: out, fmStart: d.fmStart, fmEnd: b.End, body: b.Body, lineOff: d.lineOff, entries: entries}, true
 }
 
 // spliced reports whether out is d.src with changes made: every byte

@@ -220,7 +220,8 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 			return nil, Problems{{Path: path, Line: lineOf(src, p), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
 		}
 	}
-	d.lines = append(d.lines, fmStart)
+	d.lines = make([]int, 1, bytes.Count(yml, []byte{'\n'})+1)
+	d.lines[0] = fmStart
 	for i, c := range yml {
 		if c == '\n' && fmStart+i+1 < fmEnd {
 			d.lines = append(d.lines, fmStart+i+1)
@@ -436,7 +437,7 @@ func (d *frontDoc) model() (*Ledger, error) {
 				bad(e.key, k+" must be a list of strings")
 				continue
 			}
-			var items []string
+			items := make([]string, 0, len(v.Content))
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode || (it.Tag == "!!null" && it.Value == "") {
 					bad(it, k+" must be a list of strings")

@@ -220,15 +220,7 @@ func docMarker(yml []byte) bool {
 }
 
 // countLines counts the lines of b (which ends with a line break).
-func countLines(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
-}
+func countLines(b []byte) int { return bytes.Count(b, []byte{'\n'}) }
 
 // moveDown adds lines to the line of n and every node in it.
 func moveDown(n *yaml.Node, lines int) {
