@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -431,13 +430,7 @@ func FuzzLocalCheck(f *testing.F) {
 // TestApplyLongLedgerChecksLocally shows the bench's edit takes the fast
 // path: its result is vouched for without a full parse.
 func TestApplyLongLedgerChecksLocally(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("---\nsession: big\nnow: Step 0\nnext:\n")
-	for i := 0; i < 500; i++ {
-		fmt.Fprintf(&b, "  - Step %d, migrate table t%d   # note\n", i, i)
-	}
-	b.WriteString("updated: 2026-11-20T10:00:00Z\n---\n\n# Notes\n")
-	src := []byte(b.String())
+	src := bigLedger(2000)
 	d, err := editable(src, "")
 	if err != nil {
 		t.Fatal(err)
@@ -457,7 +450,7 @@ func TestApplyLongLedgerChecksLocally(t *testing.T) {
 	}
 	// Its chunk is the last item and the new one, not the list.
 	ch, _ := d.chunkOf(changes[0])
-	if got := string(src[ch.start:ch.end]); got != "  - Step 499, migrate table t499   # note\n" {
+	if got := string(src[ch.start:ch.end]); got != "  - Step 799, migrate table t799\n" {
 		t.Errorf("chunk %q, want the last item's line", got)
 	}
 	if errors.Is(err, errBrokenEdit) {

@@ -3,7 +3,6 @@ package ledger
 import (
 	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -93,17 +92,12 @@ func TestParseInPiecesAgrees(t *testing.T) {
 // TestParseLongLedgerInPieces shows the bench's ledger is parsed in pieces,
 // to the tree a parse of the whole gives.
 func TestParseLongLedgerInPieces(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("session: big\ngoal: Keep a long ledger fast\nnow: Step 0\ndone:\n")
-	for i := 0; i < 800; i++ {
-		fmt.Fprintf(&b, "  - Finished step %d of the migration   # note %d\n", i, i)
+	src := bigLedger(2000)
+	d, err := parseFront("", src)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b.WriteString("next:\n")
-	for i := 0; i < 800; i++ {
-		fmt.Fprintf(&b, "  - Step %d, migrate table t%d\n", i, i)
-	}
-	b.WriteString("updated: 2026-11-20T10:00:00Z\n")
-	yml := []byte(b.String())
+	yml := src[d.fmStart:d.fmEnd]
 	if !piecesAgree(t, yml, 2) {
 		t.Fatal("the long ledger was not parsed in pieces")
 	}
