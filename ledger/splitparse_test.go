@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -105,4 +106,28 @@ func TestParseLongLedgerInPieces(t *testing.T) {
 	if c := pieceCuts(yml, 2)[1]; !c.item || c.at > len(yml)*6/10 {
 		t.Errorf("cut %+v of %d bytes: want an item near the middle", c, len(yml))
 	}
+}
+
+// FuzzParseInPieces is TestParseInPiecesAgrees on any front matter: the
+// goldens' and generated ones as seeds, cut in 2 to 4 pieces.
+func FuzzParseInPieces(f *testing.F) {
+	for _, file := range goldenFiles(f, "edits") {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		in, _ := archiveFile(a, "input.md")
+		if d, err := parseFront("", fileFlags(string(a.Comment), in)); err == nil {
+			f.Add(d.src[d.fmStart:d.fmEnd], uint8(0))
+		}
+	}
+	r := rand.New(rand.NewSource(8))
+	for i := 0; i < 20; i++ {
+		if d, err := parseFront("", genLedger(r)); err == nil {
+			f.Add(d.src[d.fmStart:d.fmEnd], uint8(i))
+		}
+	}
+	f.Fuzz(func(t *testing.T, yml []byte, n uint8) {
+		piecesAgree(t, yml, 2+int(n%3))
+	})
 }
