@@ -398,16 +398,26 @@ func TestLocalCheckRefuses(t *testing.T) {
 	}
 }
 
+// editInputs are the edit goldens' input ledgers, as the goldens' flags
+// make them.
+func editInputs(tb testing.TB) [][]byte {
+	var out [][]byte
+	for _, file := range goldenFiles(tb, "edits") {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		in, _ := archiveFile(a, "input.md")
+		out = append(out, fileFlags(string(a.Comment), in))
+	}
+	return out
+}
+
 // FuzzLocalCheck is TestLocalCheckAgreesWithFullParse on any input: the
 // goldens and generated ledgers as seeds, any edit.
 func FuzzLocalCheck(f *testing.F) {
-	for _, file := range goldenFiles(f, "edits") {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		in, _ := archiveFile(a, "input.md")
-		f.Add(fileFlags(string(a.Comment), in), int64(0))
+	for _, in := range editInputs(f) {
+		f.Add(in, int64(0))
 	}
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 20; i++ {
