@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -157,9 +158,10 @@ func (e Edit) once(src []byte) ([]byte, error) {
 }
 
 // Apply makes edits on src in order, then sets `updated` to now, and
-// checks that the result parses. It parses a ledger once before the edits
-// and once after, plus once between two edits: on a long ledger the YAML
-// parse is nearly all an edit costs. src must be a valid front matter
+// checks that the result parses. It parses a ledger once before the edits,
+// once between two edits, and checks the result by parsing only the lines
+// around what changed (checkLocal), else the whole of it: on a long ledger
+// the YAML parse is nearly all an edit costs. src must be a valid front matter
 // ledger; nothing is returned unless every edit succeeds.
 func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	for _, e := range edits {
@@ -201,6 +203,13 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 		return nil, err
 	}
 	if merged, ok := mergeSplice(src, out, touched); ok {
+		// The result is checked where it changed; what the first parse
+		// cannot vouch for is parsed whole.
+		if localChecks {
+			if m, ok := first.checkLocal(merged, []change{diffChange(src, out), diffChange(src, touched)}); ok && m.updatedIs(stamp) {
+				return merged, nil
+			}
+		}
 		if d, err := parseChecked(merged); err == nil && d.updatedIs(stamp) {
 			return merged, nil
 		}
@@ -215,6 +224,10 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	}
 	return checked(touched, nil)
 }
+
+// localChecks lets Apply check its result where it changed (checkLocal)
+// rather than by a full parse; tests turn it off to compare the two.
+var localChecks = true
 
 // parseChecked parses an edit's result; one that does not parse is a bug in
 // the edit, reported as errBrokenEdit.
@@ -259,9 +272,16 @@ func mergeSplice(base, a, b []byte) ([]byte, bool) {
 	return nil, false
 }
 
+// commonBlock is how many bytes commonPrefix and commonSuffix compare at
+// once before they go byte by byte.
+const commonBlock = 64
+
 func commonPrefix(x, y []byte) int {
 	n := min(len(x), len(y))
 	i := 0
+	for i+commonBlock <= n && bytes.Equal(x[i:i+commonBlock], y[i:i+commonBlock]) {
+		i += commonBlock
+	}
 	for i < n && x[i] == y[i] {
 		i++
 	}
@@ -271,6 +291,9 @@ func commonPrefix(x, y []byte) int {
 func commonSuffix(x, y []byte) int {
 	n := min(len(x), len(y))
 	i := 0
+	for i+commonBlock <= n && bytes.Equal(x[len(x)-i-commonBlock:len(x)-i], y[len(y)-i-commonBlock:len(y)-i]) {
+		i += commonBlock
+	}
 	for i < n && x[len(x)-1-i] == y[len(y)-1-i] {
 		i++
 	}

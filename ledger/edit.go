@@ -175,7 +175,7 @@ func Touch(src []byte, now time.Time) ([]byte, error) {
 func (d *frontDoc) blockItems(e *entry) ([][2]int, error) {
 	seq := e.val
 	dashCol := seq.Column
-	var starts []int
+	starts := make([]int, 0, len(seq.Content))
 	for _, it := range seq.Content {
 		// The item's "-" is on the item's line, or on an earlier one.
 		p := lineStartAt(d.src, d.offset(it.Line, it.Column))
@@ -329,9 +329,10 @@ func checkAppend(key string, items []string) error {
 // appendItems is AppendItems on a parsed ledger, before its result is checked.
 func (d *frontDoc) appendItems(key string, items ...string) ([]byte, error) {
 	src := d.src
-	present := map[string]bool{}
+	var present map[string]bool
 	var style scalarStyle
 	if e := d.find(key); e != nil && e.val.Kind == yaml.SequenceNode {
+		present = make(map[string]bool, len(e.val.Content)+len(items))
 		for _, it := range e.val.Content {
 			present[it.Value] = true
 		}
@@ -341,6 +342,9 @@ func (d *frontDoc) appendItems(key string, items ...string) ([]byte, error) {
 				style = styleAuto
 			}
 		}
+	}
+	if present == nil {
+		present = make(map[string]bool, len(items))
 	}
 	var add []string
 	for _, it := range items {

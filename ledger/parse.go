@@ -200,22 +200,11 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	// YAML also breaks lines at a bare CR, NEL, LS and PS; positions would
 	// disagree with the file's LF lines.
-	for i := 0; i < len(yml); i++ {
-		var bad bool
-		switch yml[i] {
-		case '\r':
-			bad = i+1 == len(yml) || yml[i+1] != '\n'
-		case 0xC2: // NEL is C2 85
-			bad = i+1 < len(yml) && yml[i+1] == 0x85
-		case 0xE2: // LS and PS are E2 80 A8 and E2 80 A9
-			bad = i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9)
-		}
-		if bad {
-			return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
-		}
+	if i := oddBreak(yml); i >= 0 {
+		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(yml, &root); err != nil {
+	root, err := parseYAML(yml)
+	if err != nil {
 		p := d.yamlProblem(err)
 		if md := markdownStart(src, fmStart, fmEnd); md > 0 && p.Line >= md {
 			// The closing --- is missing and a later one (a thematic
@@ -231,7 +220,8 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 			return nil, Problems{{Path: path, Line: lineOf(src, p), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
 		}
 	}
-	d.lines = append(d.lines, fmStart)
+	d.lines = make([]int, 1, bytes.Count(yml, []byte{'\n'})+1)
+	d.lines[0] = fmStart
 	for i, c := range yml {
 		if c == '\n' && fmStart+i+1 < fmEnd {
 			d.lines = append(d.lines, fmStart+i+1)
@@ -364,6 +354,41 @@ func (d *frontDoc) yamlProblem(err error) Problem {
 	return Problem{Path: d.path, Line: line + d.lineOff, Msg: "invalid YAML: " + msg}
 }
 
+// oddBreak returns the offset of the first line break in yml other than LF
+// and CRLF (a bare CR, NEL, LS or PS), or -1.
+func oddBreak(yml []byte) int {
+	first := len(yml)
+	// Each kind's first byte is searched for on its own: in a file with
+	// none, each search is one fast scan.
+	for _, lead := range []byte{'\r', 0xC2, 0xE2} {
+		for off := 0; off < first; {
+			i := bytes.IndexByte(yml[off:first], lead)
+			if i < 0 {
+				break
+			}
+			i += off
+			var bad bool
+			switch lead {
+			case '\r':
+				bad = i+1 == len(yml) || yml[i+1] != '\n'
+			case 0xC2: // NEL is C2 85
+				bad = i+1 < len(yml) && yml[i+1] == 0x85
+			case 0xE2: // LS and PS are E2 80 A8 and E2 80 A9
+				bad = i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9)
+			}
+			if bad {
+				first = i
+				break
+			}
+			off = i + 1
+		}
+	}
+	if first == len(yml) {
+		return -1
+	}
+	return first
+}
+
 // find returns the entry for key, or nil.
 func (d *frontDoc) find(key string) *entry {
 	for i := range d.entries {
@@ -412,7 +437,7 @@ func (d *frontDoc) model() (*Ledger, error) {
 				bad(e.key, k+" must be a list of strings")
 				continue
 			}
-			var items []string
+			items := make([]string, 0, len(v.Content))
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode || (it.Tag == "!!null" && it.Value == "") {
 					bad(it, k+" must be a list of strings")

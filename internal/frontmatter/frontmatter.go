@@ -73,7 +73,22 @@ func scan(src []byte, off int) (Block, bool) {
 			return Block{}, false
 		}
 		start := p
+		// Only a line holding "---" or "..." can close: go from one to
+		// the next (where each comes next is kept, so that many of one
+		// never make the other be searched for again and again).
+		dashes, dots := -1, -1
 		for {
+			if dashes < p {
+				dashes = indexFrom(src, p, "---")
+			}
+			if dots < p {
+				dots = indexFrom(src, p, "...")
+			}
+			c := min(dashes, dots)
+			if c == len(src) {
+				return Block{}, false
+			}
+			p = bytes.LastIndexByte(src[:c], '\n') + 1
 			l, next, last := nextLine(src, p)
 			closing := p
 			p = next
@@ -88,6 +103,15 @@ func scan(src []byte, off int) (Block, bool) {
 			}
 		}
 	}
+}
+
+// indexFrom returns the offset of the first s in src at or after p, or
+// len(src).
+func indexFrom(src []byte, p int, s string) int {
+	if i := bytes.Index(src[p:], []byte(s)); i >= 0 {
+		return p + i
+	}
+	return len(src)
 }
 
 // nextLine returns the line at p with its line break, where the next one
