@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -23,7 +24,7 @@ const tick = 10 * time.Millisecond
 // last ")" (a name may hold either), then the fields after it: state (3),
 // parent (4), start time in clock ticks since boot (22).
 func lookup(pid int) (info, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if errors.Is(err, fs.ErrNotExist) {
 		return info{}, ErrNotFound
 	}
@@ -48,11 +49,38 @@ func lookup(pid int) (info, error) {
 		gone: state == "Z" || state == "X" || state == "x"}, nil
 }
 
+// readProc reads a small /proc file (at most 4 KiB) in one read: a hook
+// reads several of them walking its ancestors, and os.ReadFile's stat,
+// second read and poller registration cost more than the reading.
+func readProc(path string) ([]byte, error) {
+	fd, err := ignoringEINTR(func() (int, error) { return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0) })
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 4096)
+	n, err := ignoringEINTR(func() (int, error) { return syscall.Read(fd, buf) })
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return buf[:n], nil
+}
+
+// ignoringEINTR calls fn again while a signal interrupts it.
+func ignoringEINTR(fn func() (int, error)) (int, error) {
+	for {
+		n, err := fn()
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
 // where is the boot (its random id) and the PID namespace of this process
 // ("" when either cannot be read): a PID names the same process only
 // within both.
 func where() string {
-	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	boot, err := readProc("/proc/sys/kernel/random/boot_id")
 	if err != nil {
 		return ""
 	}

@@ -333,7 +333,6 @@ func cliTail(group int) *byteSet {
 }
 
 var (
-	uuidRE   = lazy(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
 	numberRE = lazy(`^-?(?:0[xX][0-9a-fA-F]+|[0-9]{1,3})$`)
 	constRE  = lazy(`^_*[A-Z][A-Z0-9_]*$`)
 	camelRE  = lazy(`[a-z][A-Z]|^[A-Z][a-z]`)
@@ -421,13 +420,13 @@ func envValue(v, whole string, group int) bool {
 		if strings.Contains(lname, "public") || idKeyName(lname) {
 			return false
 		}
-		if credentialKeyName(lname) && (uuidRE.MatchString(v) || envStyle || quoted && hasDigit(v) && !wordy(v)) {
+		if credentialKeyName(lname) && (isUUID(v) || envStyle || quoted && hasDigit(v) && !wordy(v)) {
 			return true
 		}
 		if hexRE.MatchString(v) && (len(v) == 40 || len(v) == 64) {
 			return false // a git object name or a checksum: cache_key = <sha>
 		}
-		return !uuidRE.MatchString(v) && len(v) >= 16 && hasDigit(v) && !wordy(v) && Entropy(v) >= 3
+		return !isUUID(v) && len(v) >= 16 && hasDigit(v) && !wordy(v) && Entropy(v) >= 3
 	}
 	if envStyle {
 		return true
@@ -600,7 +599,7 @@ func genericValue(v, whole string, _ int) bool {
 	if strings.Contains(lname, "public") {
 		return false
 	}
-	if len(v) < MinGenericLen || !hasDigit(v) || wordy(v) || uuidRE.MatchString(v) || isPath(v) || dottedRE.MatchString(v) {
+	if len(v) < MinGenericLen || !hasDigit(v) || wordy(v) || isUUID(v) || isPath(v) || dottedRE.MatchString(v) {
 		return false
 	}
 	if hexRE.MatchString(v) && (len(v) == 40 || len(v) == 64) {

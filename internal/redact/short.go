@@ -30,7 +30,7 @@ func (r *Redactor) String(s string) string {
 // "h" and 32 hex digits, so the same input names the same file and the
 // name never carries a credential to disk.
 func SafeName(s string) string {
-	if uuidRE.MatchString(s) {
+	if isUUID(s) {
 		return s
 	}
 	if plainName(s) && !Contains(s) && !genericValue(s, "token "+s, 1) {
@@ -38,6 +38,29 @@ func SafeName(s string) string {
 	}
 	sum := sha256.Sum256([]byte(s))
 	return "h" + hex.EncodeToString(sum[:16])
+}
+
+// isUUID reports whether s is a UUID: 8-4-4-4-12 hex digits. (A loop,
+// not a regular expression: a session start checks its session's id, and
+// compiling the pattern cost it more than the check.)
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // plainName: 1-128 letters, digits, '.', '_' and '-', not starting with '.'
