@@ -1,5 +1,7 @@
-// Package templates embeds continuity's default templates: the new ledger,
-// the handoff, and the context injected when a session starts.
+// Package templates embeds continuity's default templates: the new ledger
+// and the handoff. (The context injected at a session start is worded in
+// internal/inject/wording.go: a start renders it, and a template cost a
+// start more than its rendering.)
 package templates
 
 import "embed"

@@ -2,14 +2,12 @@
 // session starts: the active ledger and the latest handoff, shaped by the
 // session's source and cut by priority to stay under the host's size limit.
 // It is the program's one renderer for injected context; its wording lives
-// in templates/context.txt.tmpl.
+// in wording.go.
 package inject
 
 import (
 	"fmt"
 	"strings"
-	"sync"
-	"text/template"
 	"time"
 	"unicode/utf8"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/ledger"
-	"github.com/continuity-md/continuity/templates"
 )
 
 // DefaultBudget is the default size limit, a little under the hosts'
@@ -94,36 +91,22 @@ func Size(s string, u host.Unit) int {
 	return Length(s)
 }
 
-// wording is the parsed templates/context.txt.tmpl.
-var wording = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("context").Parse(templates.Read("context.txt.tmpl")))
-})
-
-// say renders one piece of the wording.
-func say(name string, data any) string {
-	var b strings.Builder
-	if err := wording().ExecuteTemplate(&b, name, data); err != nil {
-		panic("inject: template " + name + ": " + err.Error()) // the embedded template is tested
-	}
-	return b.String()
-}
-
 // NoLedger is the one-line hint injected when the project has no ledger.
-func NoLedger() string { return say("no-ledger", nil) }
+func NoLedger() string { return sayNoLedger() }
 
 // NoLedgerMessage is the line shown to the person when the project has no ledger.
-func NoLedgerMessage() string { return say("no-ledger-message", nil) }
+func NoLedgerMessage() string { return sayNoLedgerMessage() }
 
 // Message is the one line shown to the person beside the injection.
 func Message(in Input) string {
-	data := map[string]string{"Name": in.Name, "LedgerPath": in.LedgerPath, "Problem": in.LedgerProblem, "Now": "", "Handoff": ""}
+	now, file := "", ""
 	if in.Ledger != nil {
-		data["Now"] = cutRunes(oneLine(in.Ledger.Now), 80)
+		now = cutRunes(oneLine(in.Ledger.Now), 80)
 	}
 	if in.HandoffPath != "" {
-		data["Handoff"] = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
+		file = in.HandoffPath[strings.LastIndexByte(in.HandoffPath, '/')+1:]
 	}
-	msg := say("message", data)
+	msg := sayMessage(in.Name, now, file, in.LedgerPath, in.LedgerProblem)
 	if len(in.Recovered) > 0 {
 		msg += "; " + RecoveredMessage(in.Recovered)
 	}
@@ -135,7 +118,7 @@ func Message(in Input) string {
 func RecoveredText(rs []Recovery) string {
 	lines := make([]string, len(rs))
 	for i, r := range rs {
-		lines[i] = say("recovered", r)
+		lines[i] = sayRecovered(r)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -144,7 +127,7 @@ func RecoveredText(rs []Recovery) string {
 func RecoveredMessage(rs []Recovery) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
-		parts[i] = say("recovered-message", r)
+		parts[i] = sayRecoveredMessage(r)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -184,9 +167,8 @@ func Render(in Input) string {
 	if in.Ledger != nil {
 		updated = in.Ledger.Updated
 	}
-	header := say("header", map[string]any{"Name": in.Name, "LedgerPath": in.LedgerPath, "Source": source,
-		"Refresh": in.Refresh, "Updated": updated})
-	footer := []string{say("cli", nil), say("files", map[string]string{"LedgerPath": in.LedgerPath, "HandoffPath": in.HandoffPath})}
+	header := sayHeader(in.Name, in.LedgerPath, source, in.Refresh, updated)
+	footer := []string{sayCLI(), sayFiles(in.LedgerPath, in.HandoffPath)}
 	if len(in.Recovered) > 0 {
 		header += "\n" + RecoveredText(in.Recovered)
 	}
@@ -224,7 +206,7 @@ func Render(in Input) string {
 			)
 		}
 	default:
-		blocks = append(blocks, block{title: "Problem", text: say("problem", in.LedgerProblem)},
+		blocks = append(blocks, block{title: "Problem", text: sayProblem(in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
 			blocks = append(blocks, handoffBlock(in))
@@ -267,7 +249,7 @@ func handoffBlock(in Input) block {
 		tokens = Tokens(m.Tokens)
 	}
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
-	title := say("handoff-title", map[string]any{"Stale": stale, "Byline": Byline(m, in.Now), "Tokens": tokens})
+	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
 	text := strings.TrimSpace(h.Sections["Summary"])
 	if text == "" {
 		text = "(no summary)"
@@ -300,8 +282,7 @@ func Byline(m handoff.Meta, now time.Time) string {
 	if m.Agent != "" {
 		agent = host.TitleOf(m.Agent)
 	}
-	return strings.TrimSpace(say("byline", map[string]string{"Event": m.Event, "Agent": agent, "Author": m.Author,
-		"When": when, "Branch": m.Branch}))
+	return strings.TrimSpace(sayByline(m.Event, agent, m.Author, when, m.Branch))
 }
 
 // Age renders a duration the way a person says it: "5 min", "3 h", "2 days".

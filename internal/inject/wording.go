@@ -1,0 +1,131 @@
+package inject
+
+import "strconv"
+
+// The wording of the context continuity injects when a session starts (and
+// of the short refresh after a compaction the host reports before a
+// prompt), and of the line shown to the person. The renderer cuts the
+// ledger's blocks (goal, now, next, the latest handoff, decisions, …) to
+// the host's budget; these pieces are always kept whole.
+//
+// It is Go rather than a template: every session start renders it, and
+// parsing and executing a text/template cost a start more than the rest of
+// its rendering. The golden tests pin every piece byte for byte.
+
+// sayHeader is the first line.
+func sayHeader(name, ledgerPath, source string, refresh bool, updated string) string {
+	s := "continuity: the ledger of work stream " + strconv.Quote(name) + " (" + ledgerPath + "), restored"
+	if refresh {
+		s += " after the context was compacted"
+	} else {
+		s += " at session start (" + source + ")"
+	}
+	if updated != "" {
+		s += "; last updated " + updated
+	}
+	return s + "."
+}
+
+// sayCLI is how the agent keeps the ledger.
+func sayCLI() string {
+	return "The ledger is kept with the continuity CLI: `continuity now TEXT`, `continuity done TEXT` (also drops it from next), `continuity next TEXT`, `continuity question TEXT`, `continuity decide TEXT --why TEXT`."
+}
+
+// sayFiles is where the whole files are: always the last line.
+func sayFiles(ledgerPath, handoffPath string) string {
+	s := "Full files: " + ledgerPath
+	if handoffPath != "" {
+		s += " (ledger), " + handoffPath + " (latest handoff)"
+	}
+	return s + "."
+}
+
+// sayNoLedger is injected when the project has no ledger yet.
+func sayNoLedger() string {
+	return "continuity: this repository has no ledger yet; `continuity new NAME --goal TEXT` starts one, and the hooks then keep it and the handoffs current."
+}
+
+// sayProblem heads a ledger that could not be parsed, shown as it stands.
+func sayProblem(problem string) string {
+	s := "The ledger could not be read"
+	if problem != "" {
+		s += ": " + problem
+	}
+	return s + ". Its text as it stands:"
+}
+
+// sayHandoffTitle is the latest handoff's title; tokens as "153k".
+func sayHandoffTitle(stale bool, byline, tokens string) string {
+	s := "Latest handoff"
+	if stale {
+		s += ", stale"
+	}
+	if byline != "" {
+		s += " (" + byline + ")"
+	}
+	if tokens != "" {
+		s += ", handed off at " + tokens + " tokens"
+	}
+	return s
+}
+
+// sayByline is who wrote a handoff, when and where: "pre-compact from
+// Codex by Kim, 3 h ago on feature/auth" (agent: a title, only when
+// another agent wrote it; when: "3 h ago").
+func sayByline(event, agent, author, when, branch string) string {
+	s := event
+	if agent != "" {
+		s += " from " + agent
+	}
+	if author != "" {
+		s += " by " + author
+	}
+	if when != "" {
+		if event != "" || agent != "" || author != "" {
+			s += ", "
+		}
+		s += when
+	}
+	if branch != "" {
+		s += " on " + branch
+	}
+	return s
+}
+
+// sayMessage is the line shown to the person; handoff is the file's name.
+func sayMessage(name, now, handoff, ledgerPath, problem string) string {
+	if problem != "" {
+		return "continuity: ledger " + ledgerPath + " has a problem: " + problem
+	}
+	s := "continuity: " + name
+	if now != "" {
+		s += " — now: " + now
+	}
+	if handoff != "" {
+		s += " (handoff " + handoff + ")"
+	}
+	return s
+}
+
+// sayRecovered is an earlier session that ended without a handoff,
+// recovered at this start: a line under the first.
+func sayRecovered(r Recovery) string {
+	s := "The previous session (" + r.Session + ") ended without a handoff (" + r.Why + ");"
+	if r.Path != "" {
+		return s + " recovered from its transcript: " + r.Path + "."
+	}
+	return s + " its handoff will be recovered from its transcript into " + r.Dir + " " + r.When + "."
+}
+
+// sayRecoveredMessage is the same, appended to the line shown to the person.
+func sayRecoveredMessage(r Recovery) string {
+	s := "the previous session ended without a handoff;"
+	if r.Path != "" {
+		return s + " recovered from its transcript: " + r.Path
+	}
+	return s + " its handoff will be recovered from its transcript into " + r.Dir + " " + r.When
+}
+
+// sayNoLedgerMessage is shown to the person when the project has no
+// ledger yet.
+func sayNoLedgerMessage() string { return "continuity: no ledger yet (continuity new NAME)" }
