@@ -200,7 +200,7 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 			// heals it).
 			markErr = p.markOpen(path, is)
 		}
-		return json.MarshalIndent(s, "", "  ")
+		return marshalSession(&s), nil
 	})
 	if err != nil && was && !is {
 		// The close was not written: the session is still open.
