@@ -251,7 +251,11 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 var genLines = []string{"  - x\n", "- y\n", "    more text\n", "  # comment\n", "# col 0\n", "\n", "next: [a\n", "  - \"open\n",
 	"  - [a, b]\n", "  - a: b\n", "    c: d\n", "now: again\n", "extra: value\n", "  - *it\n", "  - &it x\n", "---\n", "...\n",
 	"\tx\n", "  - |\n", "      block\n", "  continued\n", "'\n", "  - '\n", "updated: 2026-11-25T14:00:00Z\n", "  - b\r\n",
-	"goal: |\n", "  - ünïcode ✓\n", "  -\n", " - off by one\n", "x\n", "key: [\n", "]\n"}
+	"goal: |\n", "  - ünïcode ✓\n", "  -\n", " - off by one\n", "x\n", "key: [\n", "]\n",
+	// yaml.v3 reads these by where they fall (a byte order mark at a line's
+	// start) or ends the document at them (a directive): parseFront refuses
+	// both, so no chunk may vouch for them.
+	"\ufeffk: v\n", "  - \ufeffitem\n", "%YAML 1.2\n", "%TAG ! x\n"}
 
 // randomSplice replaces a random run of whole lines of the front matter
 // (possibly none) with random lines, or a few bytes inside a line with
@@ -271,7 +275,7 @@ func randomSplice(r *rand.Rand, d *frontDoc) change {
 		le := lineEndAt(d.src, starts[i])
 		a := starts[i] + r.Intn(le-starts[i])
 		b := min(le, a+r.Intn(4))
-		return change{start: a, end: b, text: []byte([]string{"x", ":", " ", "#", "\"", "'", "[", "-", "é", ""}[r.Intn(10)])}
+		return change{start: a, end: b, text: []byte([]string{"x", ":", " ", "#", "\"", "'", "[", "-", "é", "", "\ufeff", "%"}[r.Intn(12)])}
 	}
 	var text []byte
 	for k := r.Intn(3); k > 0; k-- {
@@ -465,5 +469,43 @@ func TestApplyLongLedgerChecksLocally(t *testing.T) {
 	}
 	if errors.Is(err, errBrokenEdit) {
 		t.Fatal(err)
+	}
+}
+
+// TestEditRefusesByteOrderMarkAndDirectives: a ledger with a byte order
+// mark at a line's start or a "%" directive line in its front matter is a
+// problem, never edited. yaml.v3 read such a line one way or another by
+// where it fell in its 512-byte reads (or stopped at the directive), so an
+// append checked in chunks wrote a ledger a full parse then refused, and a
+// directive hid the keys after it from edits that then wrote them twice.
+func TestEditRefusesByteOrderMarkAndDirectives(t *testing.T) {
+	now := time.Date(2026, 11, 25, 15, 0, 0, 0, time.UTC)
+	for _, src := range []string{
+		"---\nsession: s\nnext:\n  - first\nextra: v # c\n\ufeffk: v\nnow: n\nupdated: 2026-11-20T10:00:00Z\n---\n",
+		"---\nnext:\n  - q\n%TAG ! x\n]\nnow: hi\nupdated: 2026-11-20T10:00:00Z\n---\n",
+	} {
+		if _, err := Parse("L.md", []byte(src)); err == nil {
+			t.Errorf("Parse accepts %q", src)
+		}
+		for _, e := range []Edit{Append(KeyNext, "step "+strings.Repeat("z", 462)), Set(KeyNow, "x")} {
+			if out, err := Apply([]byte(src), now, e); err == nil {
+				t.Errorf("Apply on %q wrote %q", src, out)
+			}
+		}
+	}
+	// Wherever the mark falls in the parser's reads, the same answer.
+	for pad := 480; pad < 530; pad++ {
+		src := "---\ngoal: " + strings.Repeat("g", pad) + "\n\ufeffk: v\n---\n"
+		if _, err := Parse("L.md", []byte(src)); err == nil {
+			t.Fatalf("a byte order mark %d bytes in is accepted", pad)
+		}
+	}
+	// A value an edit writes that holds one is escaped, and reads back.
+	out, err := Apply([]byte("---\nnext: []\n---\n"), now, Append(KeyNext, "\ufeffstep"))
+	if err != nil || strings.Contains(string(out), "\ufeff") {
+		t.Fatalf("an edit wrote %q, %v", out, err)
+	}
+	if l, err := Parse("L.md", out); err != nil || len(l.Next) != 1 || l.Next[0] != "\ufeffstep" {
+		t.Errorf("read back: %v, %v", l, err)
 	}
 }

@@ -203,8 +203,15 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	if i := oddBreak(yml); i >= 0 {
 		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter has a line break other than LF or CRLF (a bare CR, NEL, LS or PS)"}}
 	}
-	root, err := parseYAML(yml)
-	if err != nil {
+	// A byte order mark inside: yaml.v3 reads one at a line's start as part
+	// of the key or skips it, by where it falls in its 512-byte reads, so
+	// the same line would parse one way here and another in a chunk an edit
+	// checks (localcheck.go).
+	if i := bytes.Index(yml, bom); i >= 0 {
+		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter holds a byte order mark (U+FEFF)"}}
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(yml, &root); err != nil {
 		p := d.yamlProblem(err)
 		if md := markdownStart(src, fmStart, fmEnd); md > 0 && p.Line >= md {
 			// The closing --- is missing and a later one (a thematic
@@ -214,10 +221,14 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 		return nil, Problems{p}
 	}
 	// A "---" or "..." line inside would start a second YAML document,
-	// which Unmarshal ignores and edits would write into.
+	// which Unmarshal ignores and edits would write into; so would a "%"
+	// line (a directive), which ends the first.
 	for p := fmStart; p < fmEnd; p = lineEndAt(src, p) {
 		if l := src[p:]; (bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("..."))) && (len(l) == 3 || isSpaceOrBreak(l[3])) {
 			return nil, Problems{{Path: path, Line: lineOf(src, p), Msg: "front matter must be one YAML document (no --- or ... lines inside)"}}
+		}
+		if src[p] == '%' {
+			return nil, Problems{{Path: path, Line: lineOf(src, p), Msg: "front matter must be one YAML document (no % directive lines inside)"}}
 		}
 	}
 	d.lines = make([]int, 1, bytes.Count(yml, []byte{'\n'})+1)
@@ -353,6 +364,9 @@ func (d *frontDoc) yamlProblem(err error) Problem {
 	}
 	return Problem{Path: d.path, Line: line + d.lineOff, Msg: "invalid YAML: " + msg}
 }
+
+// bom is U+FEFF, the byte order mark, in UTF-8.
+var bom = []byte("\ufeff")
 
 // oddBreak returns the offset of the first line break in yml other than LF
 // and CRLF (a bare CR, NEL, LS or PS), or -1.
