@@ -381,7 +381,9 @@ func begin(path string, opts Options) (*writer, error) {
 // unlock lets the target go: its temporary directory goes when empty.
 // The lock file stays (see lock.go).
 func (w *writer) unlock() {
-	_ = os.Remove(w.tmpPath) // only when empty
+	if !w.noSync { // an unsynced writer makes no temporary directory
+		_ = os.Remove(w.tmpPath) // only when empty
+	}
 	_ = w.lock.Unlock()
 }
 
@@ -464,8 +466,7 @@ func (w *writer) replaceNoSync(data []byte, was fs.FileInfo) error {
 	if was != nil {
 		perm = was.Mode().Perm()
 	}
-	tmp := w.noSyncTemp()
-	_ = os.Remove(tmp) // under the lock, never another writer's
+	tmp := w.noSyncTemp() // removeLeftovers removed any, under the lock
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
