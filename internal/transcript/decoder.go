@@ -4,7 +4,12 @@
 // Decoder for its own record format; the engine never looks inside a record.
 package transcript
 
-import "github.com/continuity-md/continuity/handoff"
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/continuity-md/continuity/handoff"
+)
 
 // A Decoder turns one host's transcript records into handoff facts.
 //
@@ -22,4 +27,16 @@ type Decoder interface {
 	// Facts is what the records so far say. It may be called more than
 	// once; later records still add to it.
 	Facts() *handoff.Facts
+}
+
+// ValidUTF8 returns rec with each invalid UTF-8 sequence replaced by
+// U+FFFD, as encoding/json reads strings (rec itself when it is valid). A
+// decoder that reads records with another parser runs them through it:
+// what it keeps must come back unchanged from its checkpoint's JSON, or a
+// read resumed from the checkpoint would differ from a whole one.
+func ValidUTF8(rec []byte) []byte {
+	if utf8.Valid(rec) {
+		return rec
+	}
+	return bytes.ToValidUTF8(rec, []byte("\uFFFD"))
 }

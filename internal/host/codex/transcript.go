@@ -119,6 +119,7 @@ func (d *decoder) Wants(head []byte) bool {
 // Record decodes one record; anything that is not a whole JSON object is
 // skipped (a line cut short by a crash).
 func (d *decoder) Record(rec []byte) {
+	rec = transcript.ValidUTF8(rec)
 	if !gjson.ValidBytes(rec) {
 		return
 	}

@@ -95,6 +95,7 @@ func (d *decoder) Wants(head []byte) bool {
 
 // Record decodes one chat record.
 func (d *decoder) Record(rec []byte) {
+	rec = transcript.ValidUTF8(rec)
 	if !gjson.ValidBytes(rec) {
 		return // a last line cut short mid-write
 	}
