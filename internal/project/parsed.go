@@ -1,7 +1,6 @@
 package project
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,7 +61,7 @@ func Parsed[T any](p *Project, slot, path string, parse func(src []byte) (T, err
 	bin := binaryVersion()
 	if file != "" && !bin.IsZero() {
 		if v, err := safefile.Stat(path, p.WriteOptions()); err == nil {
-			if b, made, err := readMemo(file); err == nil && made.Sub(time.Unix(0, v.Change)) >= racyWindow {
+			if b, made, err := p.readMemo(file); err == nil && made.Sub(time.Unix(0, v.Change)) >= racyWindow {
 				d := &Dec{b: b}
 				if d.Str() == memoMagic && d.version() == bin && d.Str() == path && d.version() == v {
 					if val := codec.Decode(d); d.OK() {
@@ -94,19 +93,14 @@ func Parsed[T any](p *Project, slot, path string, parse func(src []byte) (T, err
 
 // readMemo returns a memo's bytes and when it was written, by the file
 // system's clock (the one the file's change time is on, whatever the
-// local clock says).
-func readMemo(file string) ([]byte, time.Time, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, time.Time{}, err
+// local clock says), through the one reader: a regular file inside local
+// state, bounded.
+func (p *Project) readMemo(file string) ([]byte, time.Time, error) {
+	b, v, err := safefile.ReadVersion(file, safefile.Options{Root: p.StateDir, MaxSize: maxMemo})
+	if err == nil && v.IsZero() {
+		err = fs.ErrInvalid // written while read: not vouched for
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > maxMemo {
-		return nil, time.Time{}, fs.ErrInvalid
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxMemo))
-	return b, fi.ModTime(), err
+	return b, time.Unix(0, v.Mod), err
 }
 
 // maxMemo bounds a memo read back.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,5 +202,49 @@ func TestParsedRacy(t *testing.T) {
 	}
 	if _, err := Parsed(p, "fresh", path, parse, strCodec); err != nil || parses != 4 {
 		t.Errorf("a memo made within the racy window of the change was used (%d parses, %v)", parses, err)
+	}
+}
+
+// TestParsedMemoNotRegular: a memo that is not a regular file (a FIFO, a
+// symlink out of local state) is never read: the file is parsed, at once.
+func TestParsedMemoNotRegular(t *testing.T) {
+	p, _ := stateProject(t)
+	memoNow = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { memoNow = time.Now })
+	path := filepath.Join(p.Root, "notes.txt")
+	if err := os.WriteFile(path, []byte("alpha"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(p.StateDir, "parsed")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "memo")
+	if err := os.WriteFile(outside, []byte("continuity parsed 1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, slot := range []string{"fifo", "link"} {
+		done := make(chan string, 1)
+		go func() {
+			got, err := Parsed(p, slot, path, func(src []byte) (string, error) { return strings.ToUpper(string(src)), nil }, strCodec)
+			if err != nil {
+				got = err.Error()
+			}
+			done <- got
+		}()
+		select {
+		case got := <-done:
+			if got != "ALPHA" {
+				t.Errorf("%s: %q", slot, got)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the memo's read hangs", slot)
+		}
 	}
 }
