@@ -319,7 +319,7 @@ func TestParse(t *testing.T) {
 }
 
 // readFixture is the facts the Claude Code reader makes of a recorded
-// session (kept in testdata; internal/host/claude checks they stay so).
+// session (kept in testdata; internal/agent/claude checks they stay so).
 func readFixture(t testing.TB, name, root string) *Facts {
 	t.Helper()
 	if name != "tools-and-compact.jsonl" || root != "/tmp/rec1/proj" {

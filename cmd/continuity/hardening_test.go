@@ -20,7 +20,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/setup"
 )
 
@@ -25,11 +25,11 @@ func agentFlag(c *cobra.Command, o *setupOptions, usage string) {
 
 // selectHosts returns the hosts names name, each once, in the order given;
 // none gives the default host.
-func selectHosts(names []string) ([]host.Host, error) {
+func selectHosts(names []string) ([]agent.Host, error) {
 	if len(names) == 0 {
-		return []host.Host{hosts[0]}, nil
+		return []agent.Host{hosts[0]}, nil
 	}
-	var out []host.Host
+	var out []agent.Host
 	seen := map[string]bool{}
 	for _, n := range names {
 		h, err := hostNamed(strings.TrimSpace(n))

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -33,7 +33,7 @@ type CLI func(dir string, getenv func(string) string, stdin []byte, args ...stri
 
 // Options say how the demo runs.
 type Options struct {
-	Host   host.Host
+	Host   agent.Host
 	Sample Sample
 	Getenv func(string) string // the person's environment
 	Run    CLI
@@ -139,7 +139,7 @@ func play(o Options, tmp, root string) (*Report, error) {
 			return strings.ReplaceAll(res, "\n", "; "), nil
 		}
 	}
-	settings, err := o.Host.SettingsPath(getenv, root, host.Project)
+	settings, err := o.Host.SettingsPath(getenv, root, agent.Project)
 	if err != nil {
 		return nil, err
 	}
@@ -220,15 +220,15 @@ func compaction(o Options, rep *Report, getenv func(string) string, root, transc
 		}
 		var res string
 		switch ev.Kind {
-		case host.BeforeCompact:
+		case agent.BeforeCompact:
 			res = "wrote a handoff from the transcript"
-		case host.Start:
+		case agent.Start:
 			rep.StartOutput = json.RawMessage(bytes.TrimSpace(out))
 			if rep.Context, err = o.Sample.Context(out); err != nil {
 				return err
 			}
 			res = fmt.Sprintf("gave the model %d characters of context (below)", len([]rune(rep.Context)))
-		case host.AfterCompact:
+		case agent.AfterCompact:
 			res = "added the compaction summary to the handoff"
 		}
 		rep.Steps = append(rep.Steps, Step{"/compact (hook " + ev.Name + ")", res, o.Sample.Typed()})

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 )
 
 // fakeCLI stands in for the continuity binary: it records each call and
@@ -39,7 +39,7 @@ func (f *fakeCLI) run(dir string, getenv func(string) string, stdin []byte, args
 		return []byte("created " + path + "\n"), nil, os.WriteFile(path, []byte("---\nsession: x\n---\n"), 0o644)
 	case "init":
 		h := claude.Host{}
-		path, _ := h.SettingsPath(getenv, dir, host.Project)
+		path, _ := h.SettingsPath(getenv, dir, agent.Project)
 		settings, _, err := h.Register(nil, "continuity hook --agent claude")
 		if err == nil {
 			err = os.MkdirAll(filepath.Dir(path), 0o755)

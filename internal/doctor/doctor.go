@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -30,8 +30,8 @@ type Options struct {
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
-	Hosts   []host.Host
-	All     []host.Host
+	Hosts   []agent.Host
+	All     []agent.Host
 	Default string // the default host's name (suggested commands omit --agent for it)
 }
 
@@ -144,7 +144,7 @@ type trustNoter interface {
 // doctorHost checks one host's registration: its settings files (merged by
 // event, the most specific first), each event, the form of the commands,
 // the host's notes, and the binary the commands run.
-func checkHost(o Options, h host.Host) (HostReport, []Check) {
+func checkHost(o Options, h agent.Host) (HostReport, []Check) {
 	p := o.Project
 	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
 	var checks []Check
@@ -156,7 +156,7 @@ func checkHost(o Options, h host.Host) (HostReport, []Check) {
 	if sf, ok := h.(settingsFiler); ok {
 		files, _ = sf.SettingsFiles(o.Getenv, p.Root)
 	} else {
-		for _, sc := range []host.Scope{host.Project, host.User} {
+		for _, sc := range []agent.Scope{agent.Project, agent.User} {
 			if f, err := h.SettingsPath(o.Getenv, p.Root, sc); err == nil {
 				files = append(files, f)
 			}
@@ -240,12 +240,12 @@ func checkHost(o Options, h host.Host) (HostReport, []Check) {
 
 // staleCheck warns that settings file path holds registrations in an
 // older form (the host's words for each), and says how to rewrite them.
-func staleCheck(o Options, h host.Host, path string, stale []string) Check {
+func staleCheck(o Options, h agent.Host, path string, stale []string) Check {
 	p := o.Project
 	fix := fmt.Sprintf("change the command there to `continuity hook --agent %s`", h.Name())
-	if f, err := h.SettingsPath(o.Getenv, p.Root, host.Project); err == nil && f == path {
+	if f, err := h.SettingsPath(o.Getenv, p.Root, agent.Project); err == nil && f == path {
 		fix = fmt.Sprintf("run `continuity init%s` again: it rewrites them in place", setup.AgentArg(h, o.Default))
-	} else if f, err := h.SettingsPath(o.Getenv, p.Root, host.User); err == nil && f == path {
+	} else if f, err := h.SettingsPath(o.Getenv, p.Root, agent.User); err == nil && f == path {
 		fix = fmt.Sprintf("run `continuity init%s --user` again: it rewrites them in place", setup.AgentArg(h, o.Default))
 	}
 	return Check{Name: "hook form", OK: true, Warn: true, Fix: fix,
@@ -254,7 +254,7 @@ func staleCheck(o Options, h host.Host, path string, stale []string) Check {
 
 // sortEvents orders a host's events as it registers them when it says
 // (eventLister), else by name, so the report reads the same each run.
-func sortEvents(h host.Host, evs []string) {
+func sortEvents(h agent.Host, evs []string) {
 	rank := map[string]int{}
 	if l, ok := h.(eventLister); ok {
 		for i, ev := range l.HookEvents() {

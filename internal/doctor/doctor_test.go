@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
-	"github.com/continuity-md/continuity/internal/host/codex"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/agent/codex"
 	"github.com/continuity-md/continuity/internal/setup"
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
 
-var all = []host.Host{claude.Host{}, codex.Host{}}
+var all = []agent.Host{claude.Host{}, codex.Host{}}
 
 func checks(rep Report, name string) []Check {
 	var out []Check
@@ -54,7 +54,7 @@ func TestNothingRegistered(t *testing.T) {
 // registration, and a suggested fix names a host that is not the default.
 func TestRegisteredHostsOnly(t *testing.T) {
 	r := testrepo.New(t, false)
-	if _, err := setup.Init(setup.Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: []host.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
+	if _, err := setup.Init(setup.Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
 		t.Fatal(err)
 	}
 	rep := Run(Options{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
@@ -70,7 +70,7 @@ func TestRegisteredHostsOnly(t *testing.T) {
 		t.Errorf("merge driver checks %+v", md)
 	}
 	// Named, a host without hooks is checked and fails.
-	rep = Run(Options{Project: r.Project(), Getenv: r.Getenv, Hosts: []host.Host{claude.Host{}}, All: all, Default: "claude"})
+	rep = Run(Options{Project: r.Project(), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
 	if rep.OK || rep.Hosts[0].Agent != "claude" {
 		t.Errorf("--agent claude: %+v", rep.Hosts)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/golden"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -137,14 +137,14 @@ func TestRenderBudgetInBytes(t *testing.T) {
 	l.Body = []byte(strings.Repeat("ノート。", 3000))
 	for _, budget := range []int{1500, 4000, 9000} {
 		in := input(l, "startup", budget)
-		in.Unit = host.Bytes
+		in.Unit = agent.Bytes
 		out := Render(in)
 		if len(out) > budget {
 			t.Errorf("budget %d bytes: %d bytes", budget, len(out))
 		}
 		if Length(out) > budget/2 && budget > 1500 {
 			// a budget in characters would have let three times as many bytes in
-			in.Unit = host.Runes
+			in.Unit = agent.Runes
 			if chars := Render(in); len(chars) <= budget {
 				t.Errorf("budget %d: precondition: counting characters should overflow the bytes", budget)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -115,7 +115,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 
 // budget is the project's budget (inject.DefaultBudget when unset), kept
 // a hundredth under the host's cliff, in the host's unit.
-func budget(configured int, lim host.Limits) int {
+func budget(configured int, lim agent.Limits) int {
 	b := configured
 	if b <= 0 {
 		b = inject.DefaultBudget
@@ -190,8 +190,8 @@ func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
 }
 
 // unitName names a host's unit for people.
-func unitName(u host.Unit) string {
-	if u == host.Bytes {
+func unitName(u agent.Unit) string {
+	if u == agent.Bytes {
 		return "bytes"
 	}
 	return "characters"

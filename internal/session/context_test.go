@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/ledger"
@@ -128,9 +128,9 @@ func TestContextBudgetIsTheHosts(t *testing.T) {
 	}
 	b.WriteString("---\n")
 	r.ledger("auth", b.String())
-	chars := &testHost{name: "claude", limits: host.Limits{InjectMax: 10000, InjectUnit: host.Runes}}
-	bytesHost := &testHost{name: "codex", limits: host.Limits{InjectMax: 10000, InjectUnit: host.Bytes}}
-	small := &testHost{name: "small", limits: host.Limits{InjectMax: 3000, InjectUnit: host.Bytes}}
+	chars := &testHost{name: "claude", limits: agent.Limits{InjectMax: 10000, InjectUnit: agent.Runes}}
+	bytesHost := &testHost{name: "codex", limits: agent.Limits{InjectMax: 10000, InjectUnit: agent.Bytes}}
+	small := &testHost{name: "small", limits: agent.Limits{InjectMax: 3000, InjectUnit: agent.Bytes}}
 	for _, tc := range []struct {
 		h    *testHost
 		size func(string) int
@@ -155,15 +155,15 @@ func TestContextBudgetIsTheHosts(t *testing.T) {
 func TestBudget(t *testing.T) {
 	for _, tc := range []struct {
 		configured int
-		lim        host.Limits
+		lim        agent.Limits
 		want       int
 	}{
-		{0, host.Limits{InjectMax: 10000}, inject.DefaultBudget},
-		{9000, host.Limits{InjectMax: 10000, InjectUnit: host.Bytes}, 9000},
-		{9900, host.Limits{InjectMax: 10000}, 9900},
-		{9900, host.Limits{InjectMax: 5000}, 4950},
-		{9000, host.Limits{}, 9000},
-		{20000, host.Limits{}, inject.MaxBudget},
+		{0, agent.Limits{InjectMax: 10000}, inject.DefaultBudget},
+		{9000, agent.Limits{InjectMax: 10000, InjectUnit: agent.Bytes}, 9000},
+		{9900, agent.Limits{InjectMax: 10000}, 9900},
+		{9900, agent.Limits{InjectMax: 5000}, 4950},
+		{9000, agent.Limits{}, 9000},
+		{20000, agent.Limits{}, inject.MaxBudget},
 	} {
 		if got := budget(tc.configured, tc.lim); got != tc.want {
 			t.Errorf("budget(%d, %+v) = %d, want %d", tc.configured, tc.lim, got, tc.want)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // TestHandoffReadInPart: a hook whose deadline passes while it reads (a
@@ -32,7 +32,7 @@ func TestHandoffReadInPart(t *testing.T) {
 	f.Write(bytes.ReplaceAll(later, []byte("/tmp/reader-e2e/c/proj"), []byte(r.dir)))
 	f.Close()
 
-	hurried := &testHost{name: "claude", limits: host.Limits{InjectMax: 10000, EndBudget: time.Nanosecond}}
+	hurried := &testHost{name: "claude", limits: agent.Limits{InjectMax: 10000, EndBudget: time.Nanosecond}}
 	w, err := WriteHandoff(r.p, r.env0(hurried), preCompact(tr))
 	if w.Path == "" {
 		t.Fatalf("no handoff written when time ran out: %+v, %v", w, err)
@@ -45,7 +45,7 @@ func TestHandoffReadInPart(t *testing.T) {
 	lacks(t, "the hurried handoff", src, "evict.go", "cache.go")
 
 	// The next hook, with time enough, goes on from there: the rest is read.
-	e := r.env0(&testHost{name: "claude", limits: host.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}})
+	e := r.env0(&testHost{name: "claude", limits: agent.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}})
 	e.Now = e.Now.Add(time.Minute)
 	w2, err := WriteHandoff(r.p, e, preCompact(tr))
 	if err != nil || w2.Path == "" {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/demo"
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
 	"github.com/continuity-md/continuity/ledger"
@@ -25,7 +25,7 @@ var testNow = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
 type testHost struct {
 	claude.Host
 	name     string
-	limits   host.Limits
+	limits   agent.Limits
 	exported []string
 }
 
@@ -44,7 +44,7 @@ func (d usageDecoder) Facts() *handoff.Facts {
 	f.Model, f.Tokens = "model-x", 153412
 	return f
 }
-func (h *testHost) Limits() host.Limits { return h.limits }
+func (h *testHost) Limits() agent.Limits { return h.limits }
 func (h *testHost) ExportLedger(getenv func(string) string, name string) (bool, error) {
 	h.exported = append(h.exported, name)
 	return true, nil
@@ -140,7 +140,7 @@ func (r *repo) transcriptDir() string {
 	return dir
 }
 
-func (r *repo) env0(h host.Host) Env {
+func (r *repo) env0(h agent.Host) Env {
 	if h == nil {
 		h = claude.Host{}
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
@@ -56,51 +56,51 @@ type Hook struct {
 // one line on Stderr. A project that has not opted in gets nothing and is
 // never written to. Each run is recorded in the agent session's local
 // state (for doctor).
-func (k Hook) Handle(ev host.Event) host.Answer {
+func (k Hook) Handle(ev agent.Event) agent.Answer {
 	start := time.Now()
-	refiner, refines := k.Host.(host.Refiner)
+	refiner, refines := k.Host.(agent.Refiner)
 	switch {
-	case ev.Kind == host.Ignore:
+	case ev.Kind == agent.Ignore:
 		k.debugf("event %q is not one continuity handles", ev.Name)
-		return host.Answer{}
-	case ev.Kind == host.TurnEnd && (ev.Transcript == "" || ev.SessionID == ""):
-		return host.Answer{} // nothing to checkpoint
-	case ev.Kind == host.BeforePrompt && !ev.Compacted && !refines:
-		return host.Answer{} // the common case: nothing to do, nothing read
+		return agent.Answer{}
+	case ev.Kind == agent.TurnEnd && (ev.Transcript == "" || ev.SessionID == ""):
+		return agent.Answer{} // nothing to checkpoint
+	case ev.Kind == agent.BeforePrompt && !ev.Compacted && !refines:
+		return agent.Answer{} // the common case: nothing to do, nothing read
 	}
 	p := k.open(ev)
 	if p == nil {
-		return host.Answer{}
+		return agent.Answer{}
 	}
 	if refines {
 		// Only now, in a repository that has opted in, may the host look
 		// at the files the payload names.
 		ev = refiner.Refine(ev)
-		if ev.Kind == host.Ignore || ev.Kind == host.BeforePrompt && !ev.Compacted {
-			return host.Answer{}
+		if ev.Kind == agent.Ignore || ev.Kind == agent.BeforePrompt && !ev.Compacted {
+			return agent.Answer{}
 		}
 	}
-	var ans host.Answer
+	var ans agent.Answer
 	var msg, stream string
 	var err error
 	switch ev.Kind {
-	case host.Start:
+	case agent.Start:
 		ans, msg, stream, err = k.start(p, ev)
-	case host.BeforePrompt:
+	case agent.BeforePrompt:
 		ans, msg, stream, err = k.refresh(p, ev)
-	case host.BeforeCompact:
+	case agent.BeforeCompact:
 		msg, err = k.handoff(p, ev, "pre-compact", false)
 		k.finishRecoveries(p)
-	case host.End:
+	case agent.End:
 		msg, err = k.handoff(p, ev, "session-end", true)
-	case host.AfterCompact:
+	case agent.AfterCompact:
 		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
-	case host.TurnEnd:
+	case agent.TurnEnd:
 		var moved bool
 		msg, moved, err = Checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
 		k.finishRecoveries(p)
 		if !moved && err == nil {
-			return host.Answer{} // a turn that did nothing writes nothing
+			return agent.Answer{} // a turn that did nothing writes nothing
 		}
 	}
 	run := project.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
@@ -127,7 +127,7 @@ func (k Hook) Handle(ev host.Event) host.Answer {
 
 // open opens the event's project: its cwd, else the directory the host
 // names, else the process's. It returns nil when the hook must do nothing.
-func (k Hook) open(ev host.Event) *project.Project {
+func (k Hook) open(ev agent.Event) *project.Project {
 	dir := ev.Cwd
 	if dir != "" && !filepath.IsAbs(dir) {
 		// The host always sends an absolute cwd; a relative one would
@@ -161,11 +161,11 @@ func (k Hook) open(ev host.Event) *project.Project {
 
 // start gives a starting session its context, exports the active ledger to
 // the agent's shell where the host can, and prunes local state now and then.
-func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, string, error) {
+func (k Hook) start(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
 	recovered := k.recover(p, ev)
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, project.ErrNoLedger) {
-		a := host.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
+		a := agent.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
 		if len(recovered) > 0 {
 			a.Context += "\n" + p.Redact(inject.RecoveredText(recovered))
 			a.Message += "; " + p.Redact(inject.RecoveredMessage(recovered))
@@ -173,14 +173,14 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 		return a, "no ledger", "", nil
 	}
 	if err != nil {
-		return host.Answer{}, "", "", err
+		return agent.Answer{}, "", "", err
 	}
 	inj, err := Context(p, k.Env, name, ev.Source, ev.SessionID)
 	if errors.Is(err, ledger.ErrNotFound) {
 		inj = Injection{Text: inject.NoLedger(), Input: inj.Input}
 	}
 	if inj.Text == "" {
-		return host.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
+		return agent.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
 	}
 	switch {
 	case len(recovered) == 0:
@@ -200,27 +200,27 @@ func (k Hook) start(p *project.Project, ev host.Event) (host.Answer, string, str
 		}
 	}
 	PruneLazily(p, k.Now)
-	return host.Answer{Context: inj.Text, Message: inj.Message}, k.injected(inj), name, nil
+	return agent.Answer{Context: inj.Text, Message: inj.Message}, k.injected(inj), name, nil
 }
 
 // refresh reminds the model of goal, now and next after a compaction the
 // host reported before a prompt.
-func (k Hook) refresh(p *project.Project, ev host.Event) (host.Answer, string, string, error) {
+func (k Hook) refresh(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, project.ErrNoLedger) {
-		return host.Answer{}, "no ledger", "", nil
+		return agent.Answer{}, "no ledger", "", nil
 	}
 	if err != nil {
-		return host.Answer{}, "", "", err
+		return agent.Answer{}, "", "", err
 	}
 	inj, err := Refresh(p, k.Env, name)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return host.Answer{}, "no ledger " + name, "", nil
+		return agent.Answer{}, "no ledger " + name, "", nil
 	}
 	if inj.Problem != "" {
 		k.warnf("%s: %s", ev.Name, inj.Problem)
 	}
-	return host.Answer{Context: inj.Text}, k.injected(inj), name, nil
+	return agent.Answer{Context: inj.Text}, k.injected(inj), name, nil
 }
 
 func (k Hook) injected(inj Injection) string {
@@ -228,7 +228,7 @@ func (k Hook) injected(inj Injection) string {
 }
 
 // handoff writes the handoff of an event that loses context.
-func (k Hook) handoff(p *project.Project, ev host.Event, event string, skipIfSame bool) (string, error) {
+func (k Hook) handoff(p *project.Project, ev agent.Event, event string, skipIfSame bool) (string, error) {
 	name, err := streamFor(p, k.Getenv, ev.SessionID)
 	if err != nil {
 		return "", err

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/demo"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
-func (r *repo) hook(h host.Host, debug bool) (Hook, *bytes.Buffer) {
+func (r *repo) hook(h agent.Host, debug bool) (Hook, *bytes.Buffer) {
 	var stderr bytes.Buffer
 	return Hook{Env: r.env0(h), Dir: t0dir, Stderr: &stderr, Debug: debug}, &stderr
 }
@@ -24,8 +24,8 @@ func TestHookNotOptedIn(t *testing.T) {
 	r := newRepo(t)
 	os.RemoveAll(filepath.Join(r.dir, "thoughts"))
 	k, stderr := r.hook(nil, false)
-	for _, kind := range []host.Kind{host.Start, host.BeforeCompact, host.End} {
-		if a := k.Handle(host.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "s", Source: "startup"}); a != (host.Answer{}) {
+	for _, kind := range []agent.Kind{agent.Start, agent.BeforeCompact, agent.End} {
+		if a := k.Handle(agent.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "s", Source: "startup"}); a != (agent.Answer{}) {
 			t.Errorf("kind %d: %+v", kind, a)
 		}
 	}
@@ -39,9 +39,9 @@ func TestHookNotOptedIn(t *testing.T) {
 
 func TestHookStart(t *testing.T) {
 	r := newRepo(t)
-	h := &testHost{name: "claude", limits: host.Limits{InjectMax: 10000}}
+	h := &testHost{name: "claude", limits: agent.Limits{InjectMax: 10000}}
 	k, stderr := r.hook(h, true)
-	start := host.Event{Kind: host.Start, Name: "Start", Cwd: r.dir, SessionID: "s1", Source: "startup"}
+	start := agent.Event{Kind: agent.Start, Name: "Start", Cwd: r.dir, SessionID: "s1", Source: "startup"}
 	if a := k.Handle(start); !strings.Contains(a.Context, "no ledger yet") || !strings.Contains(a.Message, "no ledger yet") {
 		t.Errorf("no ledger: %+v", a)
 	}
@@ -65,7 +65,7 @@ func TestHookStart(t *testing.T) {
 	}
 	// A relative cwd is refused, one line on stderr.
 	stderr.Reset()
-	if a := k.Handle(host.Event{Kind: host.Start, Name: "Start", Cwd: "repo"}); a != (host.Answer{}) ||
+	if a := k.Handle(agent.Event{Kind: agent.Start, Name: "Start", Cwd: "repo"}); a != (agent.Answer{}) ||
 		stderr.String() != "continuity hook: Start: cwd \"repo\" is not an absolute path; nothing done\n" {
 		t.Errorf("relative cwd: %+v, %q", a, stderr)
 	}
@@ -76,8 +76,8 @@ func TestHookBeforePrompt(t *testing.T) {
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
 	k, stderr := r.hook(nil, false)
-	ev := host.Event{Kind: host.BeforePrompt, Name: "Before", Cwd: r.dir, SessionID: "g1"}
-	if a := k.Handle(ev); a != (host.Answer{}) {
+	ev := agent.Event{Kind: agent.BeforePrompt, Name: "Before", Cwd: r.dir, SessionID: "g1"}
+	if a := k.Handle(ev); a != (agent.Answer{}) {
 		t.Errorf("no compaction: %+v", a)
 	}
 	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions")); err == nil {
@@ -98,10 +98,10 @@ func TestHookCompactionAndEnd(t *testing.T) {
 	r.ledger("auth", authLedger)
 	k, stderr := r.hook(nil, false)
 	tr := r.transcript()
-	base := host.Event{Cwd: r.dir, SessionID: demo.SessionID, Transcript: tr}
+	base := agent.Event{Cwd: r.dir, SessionID: demo.SessionID, Transcript: tr}
 	ev := base
-	ev.Kind, ev.Name, ev.Trigger = host.BeforeCompact, "Before", "auto"
-	if a := k.Handle(ev); a != (host.Answer{}) {
+	ev.Kind, ev.Name, ev.Trigger = agent.BeforeCompact, "Before", "auto"
+	if a := k.Handle(ev); a != (agent.Answer{}) {
 		t.Errorf("before compaction answered %+v", a)
 	}
 	hs := handoffsOf(t, r, "auth")
@@ -109,15 +109,15 @@ func TestHookCompactionAndEnd(t *testing.T) {
 		t.Fatalf("handoffs %q", hs)
 	}
 	ev = base
-	ev.Kind, ev.Name, ev.Summary = host.AfterCompact, "After", demo.CompactSummary
+	ev.Kind, ev.Name, ev.Summary = agent.AfterCompact, "After", demo.CompactSummary
 	k.Handle(ev)
 	if !strings.Contains(r.read(strings.TrimPrefix(hs[0], r.dir+"/")), "## Summary\n\nReplacing session cookies") {
 		t.Error("the summary was not added")
 	}
 	ev = base
-	ev.Kind, ev.Name, ev.Reason = host.End, "End", "other"
+	ev.Kind, ev.Name, ev.Reason = agent.End, "End", "other"
 	k.Handle(ev)
-	for _, kind := range []host.Kind{host.Ignore, host.TurnEnd} {
+	for _, kind := range []agent.Kind{agent.Ignore, agent.TurnEnd} {
 		ev.Kind = kind
 		k.Handle(ev)
 	}
@@ -131,7 +131,7 @@ func TestHookCompactionAndEnd(t *testing.T) {
 	os.Remove(filepath.Join(r.dir, "thoughts", "ledgers", "CONTINUITY_auth.md"))
 	k2, _ := r.hook(nil, false)
 	ev = base
-	ev.Kind, ev.Name, ev.SessionID = host.BeforeCompact, "Before", "other-session"
+	ev.Kind, ev.Name, ev.SessionID = agent.BeforeCompact, "Before", "other-session"
 	k2.Handle(ev)
 	if n := len(handoffsOf(t, r, "main")); n != 1 {
 		t.Errorf("%d handoffs for the branch's stream, want 1", n)
@@ -183,7 +183,7 @@ type refiningHost struct {
 	calls *int
 }
 
-func (h refiningHost) Refine(ev host.Event) host.Event {
+func (h refiningHost) Refine(ev agent.Event) agent.Event {
 	*h.calls++
 	ev.Compacted = true
 	return ev
@@ -197,15 +197,15 @@ func TestHookRefinesOnlyOptedIn(t *testing.T) {
 	calls := 0
 	h := refiningHost{&testHost{name: "gemini"}, &calls}
 	k, _ := r.hook(h, false)
-	a := k.Handle(host.Event{Kind: host.BeforePrompt, Name: "BeforeAgent", Cwd: r.dir, SessionID: "s"})
+	a := k.Handle(agent.Event{Kind: agent.BeforePrompt, Name: "BeforeAgent", Cwd: r.dir, SessionID: "s"})
 	if calls != 1 || !strings.Contains(a.Context, "Replace session cookies") {
 		t.Errorf("opted in: %d Refine calls, context %q", calls, a.Context)
 	}
 	os.RemoveAll(filepath.Join(r.dir, "thoughts"))
 	calls = 0
 	k, _ = r.hook(h, false)
-	for _, kind := range []host.Kind{host.BeforePrompt, host.BeforeCompact, host.AfterCompact} {
-		if a := k.Handle(host.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "s"}); a != (host.Answer{}) {
+	for _, kind := range []agent.Kind{agent.BeforePrompt, agent.BeforeCompact, agent.AfterCompact} {
+		if a := k.Handle(agent.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "s"}); a != (agent.Answer{}) {
 			t.Errorf("not opted in, kind %d: %+v", kind, a)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
@@ -47,7 +47,7 @@ func (k Hook) client() (*proc.Identity, bool) {
 
 // recover hands off the earlier sessions of the worktree that died (see
 // Recover), saying what it did on Stderr.
-func (k Hook) recover(p *project.Project, ev host.Event) []inject.Recovery {
+func (k Hook) recover(p *project.Project, ev agent.Event) []inject.Recovery {
 	recs, problems := Recover(p, k.Env, ev.SessionID)
 	for _, pr := range problems {
 		k.warnf("%s: %s", ev.Name, pr)
@@ -82,33 +82,33 @@ func (k Hook) finishRecoveries(p *project.Project) {
 // start the hook, and ends with it, would make a running session look
 // over. A session that starts again (resumed) is live again: neither
 // ended nor recovered.
-func seen(s *project.Session, ev host.Event, agent string, client *proc.Identity, named bool, root func() string, now time.Time) {
-	s.Agent = agent
+func seen(s *project.Session, ev agent.Event, agentName string, client *proc.Identity, named bool, root func() string, now time.Time) {
+	s.Agent = agentName
 	same := func(a *proc.Identity) bool { return a != nil && client != nil && *a == *client }
 	switch {
 	case client == nil:
-		if ev.Kind == host.Start {
+		if ev.Kind == agent.Start {
 			s.Client, s.Candidate = nil, nil // a start with no client known forgets the last one's: it may be gone
 		}
 	case named || same(s.Client) || same(s.Candidate):
 		s.Client, s.Candidate = client, nil
 	default:
-		if ev.Kind == host.Start {
+		if ev.Kind == agent.Start {
 			s.Client = nil
 		}
 		s.Candidate = client
 	}
 	if ev.Transcript != "" {
 		s.Transcript = ev.Transcript
-		if ev.Kind == host.Start || s.TranscriptRoot == "" {
+		if ev.Kind == agent.Start || s.TranscriptRoot == "" {
 			s.TranscriptRoot = root()
 		}
 	}
 	s.Seen = now.UTC()
 	switch ev.Kind {
-	case host.End:
+	case agent.End:
 		s.Ended = true
-	case host.Start:
+	case agent.Start:
 		s.Ended, s.Recovered, s.Pending = false, "", ""
 	}
 }

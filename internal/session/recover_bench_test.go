@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/demo"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/demo"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
 )
@@ -92,12 +92,12 @@ func withDead(t *testing.T, id string) (*repo, Hook, *bytes.Buffer) {
 	return r, k, stderr
 }
 
-func startOf(r *repo, id string) host.Event {
-	return host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: id, Source: "startup"}
+func startOf(r *repo, id string) agent.Event {
+	return agent.Event{Kind: agent.Start, Name: "SessionStart", Cwd: r.dir, SessionID: id, Source: "startup"}
 }
 
 func recoverHost() *testHost {
-	return &testHost{name: "claude", limits: host.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}}
+	return &testHost{name: "claude", limits: agent.Limits{InjectMax: 10000, EndBudget: 30 * time.Second}}
 }
 
 // TestRecoverDeadClient: a session whose client was killed, with work in
@@ -232,7 +232,7 @@ func TestRecoverDeferred(t *testing.T) {
 	}
 	// The starting session's turn ends: the recovery is finished.
 	own := r.transcript()
-	k.Handle(host.Event{Kind: host.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "now", Transcript: own})
+	k.Handle(agent.Event{Kind: agent.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "now", Transcript: own})
 	files := r.handoffs()
 	if len(files) != 1 || !strings.Contains(files[0], "_recovered_") {
 		t.Fatalf("after the turn end: handoffs %q (stderr %q)", files, stderr)
@@ -268,7 +268,7 @@ func TestHookRecordsSession(t *testing.T) {
 		t.Fatalf("after start: %+v", s)
 	}
 	k.Env.Now = testNow.Add(time.Minute)
-	k.Handle(host.Event{Kind: host.End, Name: "SessionEnd", Cwd: r.dir, SessionID: "rec", Transcript: tr, Reason: "other"})
+	k.Handle(agent.Event{Kind: agent.End, Name: "SessionEnd", Cwd: r.dir, SessionID: "rec", Transcript: tr, Reason: "other"})
 	if s = r.p.LoadSession("rec"); !s.Ended || !s.Seen.Equal(testNow.Add(time.Minute)) {
 		t.Fatalf("after end: %+v", s)
 	}
@@ -276,7 +276,7 @@ func TestHookRecordsSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Client = func() (proc.Identity, bool, error) { return proc.Identity{}, false, proc.ErrUnsupported }
-	k.Handle(host.Event{Kind: host.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
+	k.Handle(agent.Event{Kind: agent.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
 	if s = r.p.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
 		t.Errorf("after a resume with no client known: %+v", s)
 	}
@@ -367,7 +367,7 @@ func TestRecoverClaimRechecks(t *testing.T) {
 	}
 	live := liveClient(t)
 	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
-		seen(s, host.Event{Kind: host.Start, SessionID: id}, "claude", live, true, func() string { return "" }, testNow)
+		seen(s, agent.Event{Kind: agent.Start, SessionID: id}, "claude", live, true, func() string { return "" }, testNow)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func TestRecoverBudgetPerStart(t *testing.T) {
 		t.Fatalf("two sessions of %d bytes within %d: %+v %q, handoffs %q; want one written, one pending", size, RecoverReadMax, recs, problems, r.handoffs())
 	}
 	k, _ := r.hook(recoverHost(), false)
-	k.Handle(host.Event{Kind: host.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "new", Transcript: r.transcript()})
+	k.Handle(agent.Event{Kind: agent.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "new", Transcript: r.transcript()})
 	if n := len(r.handoffs()); n != 2 || r.p.RecoveryPending() {
 		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.RecoveryPending())
 	}
@@ -514,11 +514,11 @@ func TestHookConfirmsUnnamedClient(t *testing.T) {
 		t.Fatalf("a session whose wrapper is gone was recovered: %+v %q", recs, problems)
 	}
 	found = client
-	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	k.Handle(agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
 	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *client {
 		t.Fatalf("after a call with another client: client %v, candidate %v", s.Client, s.Candidate)
 	}
-	k.Handle(host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
+	k.Handle(agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
 	if s := r.p.LoadSession("wrapped"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
 		t.Fatalf("seen twice: client %v, candidate %v; want it recorded", s.Client, s.Candidate)
 	}

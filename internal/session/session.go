@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -24,7 +24,7 @@ import (
 // Env is what a use case takes from outside the project: the host it
 // serves, the environment, the clock and the tool's version.
 type Env struct {
-	Host    host.Host
+	Host    agent.Host
 	Getenv  func(string) string
 	Now     time.Time
 	Version string

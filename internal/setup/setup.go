@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -24,8 +24,8 @@ import (
 type Options struct {
 	Dir       string              // the project directory, absolute
 	Getenv    func(string) string // the environment
-	Hosts     []host.Host         // the hosts to register with (or remove from)
-	All       []host.Host         // every host known (uninstall: is any still registered?)
+	Hosts     []agent.Host         // the hosts to register with (or remove from)
+	All       []agent.Host         // every host known (uninstall: is any still registered?)
 	User      bool                // the user's settings instead of the project's
 	Program   string              // init: the program the hooks run
 	PreCommit bool                // init: also install the pre-commit scan
@@ -61,15 +61,15 @@ func (r *Result) say(msg string) {
 // open is init's and uninstall's shared opening: an empty result, the
 // project, the scope, and a check that every host's settings parse before
 // any is written, so a malformed file leaves all of them as they were.
-func open(o Options) (Result, *project.Project, host.Scope, error) {
+func open(o Options) (Result, *project.Project, agent.Scope, error) {
 	res := Result{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
 	p, err := project.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, nil, 0, err
 	}
-	scope := host.Project
+	scope := agent.Project
 	if o.User {
-		scope = host.User
+		scope = agent.User
 	}
 	for _, h := range o.Hosts {
 		path, err := h.SettingsPath(o.Getenv, p.Root, scope)
@@ -147,7 +147,7 @@ func Init(o Options) (Result, error) {
 }
 
 // register registers h's hooks, running command, in its settings for scope.
-func register(o Options, p *project.Project, scope host.Scope, h host.Host, command string) (HostResult, error) {
+func register(o Options, p *project.Project, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
 	r := HostResult{Agent: h.Name(), Title: h.Title(), Command: command}
 	path, err := h.SettingsPath(o.Getenv, p.Root, scope)
 	if err != nil {
@@ -227,7 +227,7 @@ func Uninstall(o Options) (Result, error) {
 func registeredHosts(o Options, p *project.Project) []string {
 	var names []string
 	for _, h := range o.All {
-		path, err := h.SettingsPath(o.Getenv, p.Root, host.Project)
+		path, err := h.SettingsPath(o.Getenv, p.Root, agent.Project)
 		if err != nil {
 			continue
 		}
@@ -266,8 +266,8 @@ const MaxSettings = 4 << 20
 
 // settingsRoot confines the writes to a project's settings to the
 // project; the user's own settings ("" here) may live anywhere.
-func settingsRoot(p *project.Project, scope host.Scope) string {
-	if scope == host.Project {
+func settingsRoot(p *project.Project, scope agent.Scope) string {
+	if scope == agent.Project {
 		return p.Root
 	}
 	return ""
@@ -337,7 +337,7 @@ func thisProgram() string {
 
 // AgentArg is the --agent argument that names h in a suggested command
 // ("" for the default host, named def).
-func AgentArg(h host.Host, def string) string {
+func AgentArg(h agent.Host, def string) string {
 	if h.Name() == def {
 		return ""
 	}

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
-	"github.com/continuity-md/continuity/internal/host/codex"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/agent/codex"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
 
-func options(r *testrepo.Repo, hs ...host.Host) Options {
-	return Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []host.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
+func options(r *testrepo.Repo, hs ...agent.Host) Options {
+	return Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []agent.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
 }
 
 // TestInitUninstall: init registers the hooks, creates the directories and
@@ -65,7 +65,7 @@ func TestInitUninstall(t *testing.T) {
 func TestInitRefusesMalformedSettings(t *testing.T) {
 	r := testrepo.New(t, false)
 	h := claude.Host{}
-	path, err := h.SettingsPath(r.Getenv, r.Dir, host.Project)
+	path, err := h.SettingsPath(r.Getenv, r.Dir, agent.Project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestInitRefusesMalformedSettings(t *testing.T) {
 	if r.Read(".gitattributes") != "" {
 		t.Error("init wrote .gitattributes after refusing")
 	}
-	cp, _ := codex.Host{}.SettingsPath(r.Getenv, r.Dir, host.Project)
+	cp, _ := codex.Host{}.SettingsPath(r.Getenv, r.Dir, agent.Project)
 	if r.Read(strings.TrimPrefix(cp, r.Dir+"/")) != "" {
 		t.Error("init registered the other host after refusing")
 	}

@@ -3,7 +3,7 @@ package claude
 import (
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // TestSampleCompaction: the sample's payloads are what the host decodes as
@@ -11,7 +11,7 @@ import (
 // the summary, each naming the session, transcript and cwd.
 func TestSampleCompaction(t *testing.T) {
 	calls := Sample{}.Compaction("id-1", "/t/x.jsonl", "/proj", "the summary")
-	want := []host.Kind{host.BeforeCompact, host.Start, host.AfterCompact}
+	want := []agent.Kind{agent.BeforeCompact, agent.Start, agent.AfterCompact}
 	if len(calls) != len(want) {
 		t.Fatalf("%d calls", len(calls))
 	}
@@ -23,7 +23,7 @@ func TestSampleCompaction(t *testing.T) {
 		if ev.Kind != want[i] || ev.SessionID != "id-1" || ev.Transcript != "/t/x.jsonl" || ev.Cwd != "/proj" {
 			t.Errorf("call %d: %+v", i, ev)
 		}
-		if ev.Kind == host.Start && ev.Source != "compact" || ev.Kind == host.AfterCompact && ev.Summary != "the summary" {
+		if ev.Kind == agent.Start && ev.Source != "compact" || ev.Kind == agent.AfterCompact && ev.Summary != "the summary" {
 			t.Errorf("call %d: %+v", i, ev)
 		}
 	}
@@ -31,7 +31,7 @@ func TestSampleCompaction(t *testing.T) {
 
 // TestSampleContext reads back what Encode injects.
 func TestSampleContext(t *testing.T) {
-	out, err := Host{}.Encode(host.Event{Kind: host.Start, Source: "compact"}, host.Answer{Context: "ctx ✓", Message: "m"})
+	out, err := Host{}.Encode(agent.Event{Kind: agent.Start, Source: "compact"}, agent.Answer{Context: "ctx ✓", Message: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -36,14 +36,14 @@ func hook(command string) install.Hook {
 // SettingsPath is the hooks file for scope: .codex/hooks.json in the
 // repository (Codex runs it only in a trusted project), or the user's
 // $CODEX_HOME/hooks.json (~/.codex/hooks.json).
-func (Host) SettingsPath(getenv func(string) string, root string, scope host.Scope) (string, error) {
+func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
 	switch scope {
-	case host.Project:
+	case agent.Project:
 		if root == "" {
 			return "", errors.New("codex: no repository for the project's hooks")
 		}
 		return filepath.Join(root, ".codex", "hooks.json"), nil
-	case host.User:
+	case agent.User:
 		h := home(getenv)
 		if h == "" {
 			return "", errors.New("codex: neither CODEX_HOME nor HOME is set")
@@ -80,12 +80,12 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // Registered reports the command registered for each event, registrations
 // init would rewrite, and what keeps Codex from running them: an untrusted
 // project, hooks nobody has trusted yet.
-func (h Host) Registered(settings []byte) (host.Status, error) {
+func (h Host) Registered(settings []byte) (agent.Status, error) {
 	st, err := install.Status(settings, events...)
 	if err != nil {
-		return host.Status{}, err
+		return agent.Status{}, err
 	}
-	status := host.Status{Events: st}
+	status := agent.Status{Events: st}
 	for _, ev := range events {
 		if cmd := st[ev]; cmd != "" && !strings.Contains(cmd, "--agent codex") {
 			status.Stale = append(status.Stale, ev+": the command does not say --agent codex")

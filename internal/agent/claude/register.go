@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 )
 
@@ -29,8 +29,8 @@ func (Host) HookEvents() []string { return append([]string(nil), events...) }
 
 // SettingsPath is .claude/settings.json in the project, or the user's
 // settings.json in CLAUDE_CONFIG_DIR (default ~/.claude).
-func (Host) SettingsPath(getenv func(string) string, root string, scope host.Scope) (string, error) {
-	if scope == host.Project {
+func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
+	if scope == agent.Project {
 		return filepath.Join(root, ".claude", "settings.json"), nil
 	}
 	cfg, err := configDir(getenv)
@@ -44,7 +44,7 @@ func (Host) SettingsPath(getenv func(string) string, root string, scope host.Sco
 // root that can register hooks, most specific first: the project's, the
 // project's local (uncommitted) one, the user's. Doctor reads them all.
 func (h Host) SettingsFiles(getenv func(string) string, root string) ([]string, error) {
-	user, err := h.SettingsPath(getenv, root, host.User)
+	user, err := h.SettingsPath(getenv, root, agent.User)
 	if err != nil {
 		return nil, err
 	}
@@ -73,12 +73,12 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // claude"), and, for an event registered nowhere
 // else, the continuity plugin when the settings enable it: its hooks run
 // "continuity hook --agent claude" through the binary on PATH.
-func (Host) Registered(settings []byte) (host.Status, error) {
+func (Host) Registered(settings []byte) (agent.Status, error) {
 	st, err := install.Status(settings, events...)
 	if err != nil {
-		return host.Status{}, err
+		return agent.Status{}, err
 	}
-	out := host.Status{Events: st}
+	out := agent.Status{Events: st}
 	for _, ev := range install.Stale(st, events, name) {
 		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,7 +113,7 @@ func TestDecodeBad(t *testing.T) {
 
 func TestWriteOneLine(t *testing.T) {
 	out := sessionStart("line one\nline \"two\" \x00 \u2028", "hi")
-	b, err := Host{}.Encode(host.Event{Kind: host.Start}, host.Answer{Context: out.HookSpecificOutput.AdditionalContext, Message: out.SystemMessage})
+	b, err := Host{}.Encode(agent.Event{Kind: agent.Start}, agent.Answer{Context: out.HookSpecificOutput.AdditionalContext, Message: out.SystemMessage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,15 +130,15 @@ func TestWriteOneLine(t *testing.T) {
 	if back.HookSpecificOutput.HookEventName != "SessionStart" {
 		t.Errorf("event %q", back.HookSpecificOutput.HookEventName)
 	}
-	b, err = Host{}.Encode(host.Event{Kind: host.Start}, host.Answer{Context: "x"})
+	b, err = Host{}.Encode(agent.Event{Kind: agent.Start}, agent.Answer{Context: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(b, []byte("systemMessage")) {
 		t.Errorf("an empty message is written: %s", b)
 	}
-	for _, k := range []host.Kind{host.BeforeCompact, host.AfterCompact, host.End, host.Ignore} {
-		if b, err := (Host{}).Encode(host.Event{Kind: k}, host.Answer{Context: "x", Message: "y"}); b != nil || err != nil {
+	for _, k := range []agent.Kind{agent.BeforeCompact, agent.AfterCompact, agent.End, agent.Ignore} {
+		if b, err := (Host{}).Encode(agent.Event{Kind: k}, agent.Answer{Context: "x", Message: "y"}); b != nil || err != nil {
 			t.Errorf("kind %d prints %q (%v); only SessionStart prints", k, b, err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/continuity-md/continuity/internal/golden"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 const goldenCommand = "/usr/local/bin/continuity hook --agent claude"
@@ -58,7 +58,7 @@ func TestRegisterGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			status := func(st host.Status) []byte {
+			status := func(st agent.Status) []byte {
 				b, _ := json.MarshalIndent(st, "", "  ")
 				return append(b, '\n')
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // For tools that play the client (the bench): Claude Code's payloads and
@@ -20,18 +20,18 @@ import (
 
 // eventNames are the client's names for the kinds of event continuity
 // reads, as Decode maps them back.
-var eventNames = map[host.Kind]string{
-	host.Start:         "SessionStart",
-	host.BeforeCompact: "PreCompact",
-	host.AfterCompact:  "PostCompact",
-	host.End:           "SessionEnd",
-	host.TurnEnd:       "Stop",
+var eventNames = map[agent.Kind]string{
+	agent.Start:         "SessionStart",
+	agent.BeforeCompact: "PreCompact",
+	agent.AfterCompact:  "PostCompact",
+	agent.End:           "SessionEnd",
+	agent.TurnEnd:       "Stop",
 }
 
 // Payload is the hook payload the client sends for ev: its kind, session
 // id, transcript, cwd, and source, trigger, reason or summary as the kind
 // has them. It fails for a kind Decode does not read back as ev.Kind.
-func Payload(ev host.Event) ([]byte, error) {
+func Payload(ev agent.Event) ([]byte, error) {
 	name, ok := eventNames[ev.Kind]
 	if !ok {
 		return nil, fmt.Errorf("claude: no hook event of kind %d", ev.Kind)

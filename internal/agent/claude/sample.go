@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // Sample is how `continuity demo` plays a recorded Claude Code session: the
@@ -29,10 +29,10 @@ func (Sample) Private(key string) bool { return key == "CLAUDE_ENV_FILE" }
 // SessionStart with source compact, then PostCompact with summary.
 func (Sample) Compaction(id, transcript, cwd, summary string) [][]byte {
 	var out [][]byte
-	for _, ev := range []host.Event{
-		{Kind: host.BeforeCompact, Trigger: "manual"},
-		{Kind: host.Start, Source: "compact"},
-		{Kind: host.AfterCompact, Trigger: "manual", Summary: summary},
+	for _, ev := range []agent.Event{
+		{Kind: agent.BeforeCompact, Trigger: "manual"},
+		{Kind: agent.Start, Source: "compact"},
+		{Kind: agent.AfterCompact, Trigger: "manual", Summary: summary},
 	} {
 		ev.SessionID, ev.Transcript, ev.Cwd = id, transcript, cwd
 		b, err := Payload(ev)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/register")
@@ -125,17 +125,17 @@ func TestRegisteredStaleAndNotes(t *testing.T) {
 func TestSettingsPath(t *testing.T) {
 	h := Host{}
 	getenv := func(k string) string { return map[string]string{"GEMINI_CLI_HOME": "/gh", "HOME": "/home/u"}[k] }
-	if p, err := h.SettingsPath(getenv, "/repo", host.Project); err != nil || p != "/repo/.gemini/settings.json" {
+	if p, err := h.SettingsPath(getenv, "/repo", agent.Project); err != nil || p != "/repo/.gemini/settings.json" {
 		t.Errorf("project: %q %v", p, err)
 	}
-	if p, err := h.SettingsPath(getenv, "/repo", host.User); err != nil || p != "/gh/.gemini/settings.json" {
+	if p, err := h.SettingsPath(getenv, "/repo", agent.User); err != nil || p != "/gh/.gemini/settings.json" {
 		t.Errorf("user: %q %v", p, err)
 	}
 	noHome := func(k string) string { return map[string]string{"HOME": "/home/u"}[k] }
-	if p, _ := h.SettingsPath(noHome, "/repo", host.User); p != "/home/u/.gemini/settings.json" {
+	if p, _ := h.SettingsPath(noHome, "/repo", agent.User); p != "/home/u/.gemini/settings.json" {
 		t.Errorf("user without GEMINI_CLI_HOME: %q", p)
 	}
-	if _, err := h.SettingsPath(getenv, "", host.Project); err == nil {
+	if _, err := h.SettingsPath(getenv, "", agent.Project); err == nil {
 		t.Errorf("no root: no error")
 	}
 }

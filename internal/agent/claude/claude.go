@@ -11,20 +11,20 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // Host is Claude Code.
 type Host struct{}
 
-var _ host.Host = Host{}
+var _ agent.Host = Host{}
 
 // Name is the host's name on the command line.
 func (Host) Name() string { return "claude" }
 
 // Title is the host's name for people.
-func (Host) Title() string { return host.TitleOf("claude") }
+func (Host) Title() string { return agent.TitleOf("claude") }
 
 // sessionEndTimeout (seconds) is the SessionEnd timeout Register writes:
 // it covers reading a transcript of hundreds of MB, above the client's
@@ -33,41 +33,41 @@ const sessionEndTimeout = 30
 
 // Limits: additionalContext of 10,000 characters and more reaches the model
 // only as a preview; SessionEnd hooks get the timeout Register writes.
-func (Host) Limits() host.Limits {
-	return host.Limits{InjectMax: 10000, InjectUnit: host.Runes, EndBudget: sessionEndTimeout * time.Second}
+func (Host) Limits() agent.Limits {
+	return agent.Limits{InjectMax: 10000, InjectUnit: agent.Runes, EndBudget: sessionEndTimeout * time.Second}
 }
 
 // Decode turns a Claude Code hook payload into an event.
-func (Host) Decode(payload []byte) (host.Event, error) {
+func (Host) Decode(payload []byte) (agent.Event, error) {
 	pl, err := decodePayload(payload)
 	if err != nil {
-		return host.Event{}, err
+		return agent.Event{}, err
 	}
-	ev := host.Event{Name: pl.Event, Source: pl.Source, Trigger: pl.Trigger, Reason: pl.Reason,
+	ev := agent.Event{Name: pl.Event, Source: pl.Source, Trigger: pl.Trigger, Reason: pl.Reason,
 		SessionID: pl.SessionID, Transcript: pl.TranscriptPath, Cwd: pl.Cwd, Summary: pl.CompactSummary}
 	switch pl.Event {
 	case "SessionStart":
-		ev.Kind = host.Start
+		ev.Kind = agent.Start
 	case "PreCompact":
-		ev.Kind = host.BeforeCompact
+		ev.Kind = agent.BeforeCompact
 	case "PostCompact":
-		ev.Kind = host.AfterCompact
+		ev.Kind = agent.AfterCompact
 	case "SessionEnd":
-		ev.Kind = host.End
+		ev.Kind = agent.End
 	case "Stop":
 		// A turn's end: a checkpoint. Its answer is always empty, so the
 		// turn is never kept going (stop_hook_active needs no check).
-		ev.Kind = host.TurnEnd
+		ev.Kind = agent.TurnEnd
 	default:
-		ev.Kind = host.Ignore
+		ev.Kind = agent.Ignore
 	}
 	return ev, nil
 }
 
 // Encode prints SessionStart's answer; the other events print nothing
 // (on Stop, output could ask the client to keep the turn going).
-func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
-	if ev.Kind != host.Start || (a.Context == "" && a.Message == "") {
+func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
+	if ev.Kind != agent.Start || (a.Context == "" && a.Message == "") {
 		return nil, nil
 	}
 	return encodeLine(sessionStart(a.Context, a.Message))

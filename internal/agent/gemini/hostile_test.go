@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // chatStore is HOME/.gemini/tmp of every home env makes: the only place
@@ -108,14 +108,14 @@ func TestChatConfined(t *testing.T) {
 	for _, tt := range []struct {
 		name, path string
 		h          Host
-		want       host.Kind
+		want       agent.Kind
 	}{
-		{"in the store", inside, h, host.BeforeCompact},
-		{"in the store, the home a symlink", inside, Host{Getenv: viaLinkedHome}, host.BeforeCompact},
-		{"outside the store", outside, h, host.Ignore},
-		{"a symlink in the store pointing out", link, h, host.Ignore},
-		{"a path climbing out of the store", climb, h, host.Ignore},
-		{"/proc/self/fd/0", "/proc/self/fd/0", h, host.Ignore},
+		{"in the store", inside, h, agent.BeforeCompact},
+		{"in the store, the home a symlink", inside, Host{Getenv: viaLinkedHome}, agent.BeforeCompact},
+		{"outside the store", outside, h, agent.Ignore},
+		{"a symlink in the store pointing out", link, h, agent.Ignore},
+		{"a path climbing out of the store", climb, h, agent.Ignore},
+		{"/proc/self/fd/0", "/proc/self/fd/0", h, agent.Ignore},
 	} {
 		p := payloadFile(t, "PreCompress-8.json")
 		p["transcript_path"] = tt.path

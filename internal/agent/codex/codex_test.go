@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 const recorded = "../../../testdata/codex"
@@ -28,18 +28,18 @@ func TestDecodeRecorded(t *testing.T) {
 	const session = "01a21004-807e-77e0-8b82-74caeb3675fb"
 	for _, tc := range []struct {
 		file string
-		want host.Event
+		want agent.Event
 	}{
-		{"SessionStart-startup", host.Event{Kind: host.Start, Name: "SessionStart", Source: "startup"}},
-		{"SessionStart-resume", host.Event{Kind: host.Start, Name: "SessionStart", Source: "resume"}},
-		{"SessionStart-compact", host.Event{Kind: host.Start, Name: "SessionStart", Source: "compact"}},
-		{"PreCompact", host.Event{Kind: host.BeforeCompact, Name: "PreCompact", Trigger: "auto"}},
-		{"PostCompact", host.Event{Kind: host.AfterCompact, Name: "PostCompact", Trigger: "auto"}},
-		{"Stop", host.Event{Kind: host.TurnEnd, Name: "Stop", LastReply: "The token refresh endpoint is in place; app.txt patched."}},
-		{"SessionEnd", host.Event{Kind: host.End, Name: "SessionEnd", Reason: "other"}},
-		{"UserPromptSubmit", host.Event{Kind: host.Ignore, Name: "UserPromptSubmit"}},
-		{"PreToolUse", host.Event{Kind: host.Ignore, Name: "PreToolUse"}},
-		{"PostToolUse", host.Event{Kind: host.Ignore, Name: "PostToolUse"}},
+		{"SessionStart-startup", agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "startup"}},
+		{"SessionStart-resume", agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "resume"}},
+		{"SessionStart-compact", agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "compact"}},
+		{"PreCompact", agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Trigger: "auto"}},
+		{"PostCompact", agent.Event{Kind: agent.AfterCompact, Name: "PostCompact", Trigger: "auto"}},
+		{"Stop", agent.Event{Kind: agent.TurnEnd, Name: "Stop", LastReply: "The token refresh endpoint is in place; app.txt patched."}},
+		{"SessionEnd", agent.Event{Kind: agent.End, Name: "SessionEnd", Reason: "other"}},
+		{"UserPromptSubmit", agent.Event{Kind: agent.Ignore, Name: "UserPromptSubmit"}},
+		{"PreToolUse", agent.Event{Kind: agent.Ignore, Name: "PreToolUse"}},
+		{"PostToolUse", agent.Event{Kind: agent.Ignore, Name: "PostToolUse"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			ev, err := Host{}.Decode(payload(t, tc.file))
@@ -49,7 +49,7 @@ func TestDecodeRecorded(t *testing.T) {
 			if ev.Transcript == "" || !strings.HasSuffix(ev.Transcript, ".jsonl") || ev.Cwd == "" || ev.SessionID == "" {
 				t.Errorf("no session, transcript or cwd: %+v", ev)
 			}
-			if tc.want.Kind != host.Ignore && ev.SessionID != session {
+			if tc.want.Kind != agent.Ignore && ev.SessionID != session {
 				t.Errorf("session %q", ev.SessionID)
 			}
 			ev.SessionID, ev.Transcript, ev.Cwd = "", "", ""
@@ -68,7 +68,7 @@ func TestDecodeRefuses(t *testing.T) {
 	}
 	// A field of the wrong type reads as empty.
 	ev, err := Host{}.Decode([]byte(`{"hook_event_name":"SessionStart","source":7,"cwd":["x"]}`))
-	if err != nil || ev.Kind != host.Start || ev.Source != "" || ev.Cwd != "" {
+	if err != nil || ev.Kind != agent.Start || ev.Source != "" || ev.Cwd != "" {
 		t.Errorf("Decode = %+v, %v", ev, err)
 	}
 }
@@ -77,9 +77,9 @@ func TestDecodeRefuses(t *testing.T) {
 // shape verified with the real client: the context reaches the model as
 // a developer message, systemMessage does not) and nothing for the rest.
 func TestEncode(t *testing.T) {
-	start := host.Event{Kind: host.Start, Name: "SessionStart", Source: "startup"}
+	start := agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "startup"}
 	ctx := strings.Repeat("é<goal>&", 10000/len("é<goal>&"))
-	out, err := Host{}.Encode(start, host.Answer{Context: ctx, Message: "continuity: auth"})
+	out, err := Host{}.Encode(start, agent.Answer{Context: ctx, Message: "continuity: auth"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +93,11 @@ func TestEncode(t *testing.T) {
 	if got.HookSpecificOutput["hookEventName"] != "SessionStart" || got.HookSpecificOutput["additionalContext"] != ctx || got.SystemMessage != "continuity: auth" {
 		t.Errorf("Encode = %s", out)
 	}
-	if out, _ := (Host{}).Encode(start, host.Answer{}); out != nil {
+	if out, _ := (Host{}).Encode(start, agent.Answer{}); out != nil {
 		t.Errorf("empty answer printed %s", out)
 	}
-	for _, k := range []host.Kind{host.BeforeCompact, host.AfterCompact, host.TurnEnd, host.End, host.Ignore} {
-		if out, err := (Host{}).Encode(host.Event{Kind: k}, host.Answer{Context: "x", Message: "y"}); out != nil || err != nil {
+	for _, k := range []agent.Kind{agent.BeforeCompact, agent.AfterCompact, agent.TurnEnd, agent.End, agent.Ignore} {
+		if out, err := (Host{}).Encode(agent.Event{Kind: k}, agent.Answer{Context: "x", Message: "y"}); out != nil || err != nil {
 			t.Errorf("kind %d printed %s, %v", k, out, err)
 		}
 	}
@@ -105,7 +105,7 @@ func TestEncode(t *testing.T) {
 
 func TestLimitsAndEnv(t *testing.T) {
 	l := Host{}.Limits()
-	if l.InjectMax != 10000 || l.InjectUnit != host.Bytes || l.EndBudget != 3*time.Second {
+	if l.InjectMax != 10000 || l.InjectUnit != agent.Bytes || l.EndBudget != 3*time.Second {
 		t.Errorf("Limits = %+v", l)
 	}
 	env := map[string]string{"CODEX_THREAD_ID": "01a2", "CODEX_SESSION_ID": "01a2"}
@@ -168,7 +168,7 @@ func TestDecodePostCompactSummary(t *testing.T) {
 		}
 		return ""
 	}, "").(Host)
-	if ev := viaLink.Refine(host.Event{Kind: host.AfterCompact, Name: "PostCompact", Transcript: filepath.Join(home, rel)}); ev.Summary == "" {
+	if ev := viaLink.Refine(agent.Event{Kind: agent.AfterCompact, Name: "PostCompact", Transcript: filepath.Join(home, rel)}); ev.Summary == "" {
 		t.Error("CODEX_HOME a symlink: the rollout inside it was not read")
 	}
 	for _, tc := range []struct{ path, want string }{
@@ -184,7 +184,7 @@ func TestDecodePostCompactSummary(t *testing.T) {
 		if err != nil || ev.Summary != "" {
 			t.Errorf("Decode(PostCompact) read the rollout (%q) or failed (%v): that waits for Refine", ev.Summary, err)
 		}
-		if ev = h.Refine(ev); ev.Kind != host.AfterCompact || ev.Summary != tc.want {
+		if ev = h.Refine(ev); ev.Kind != agent.AfterCompact || ev.Summary != tc.want {
 			t.Errorf("Refine(PostCompact, %s) = %+v; want summary %q", tc.path, ev, tc.want)
 		}
 	}

@@ -9,18 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // Payload is read back by Decode as the event it was made from, for each
 // kind the client has; a kind it does not have is an error, not a payload
 // that would be ignored.
 func TestPayloadDecodes(t *testing.T) {
-	evs := []host.Event{
-		{Kind: host.Start, Name: "SessionStart", SessionID: "s1", Transcript: "/t/s1.jsonl", Cwd: "/repo", Source: "resume"},
-		{Kind: host.BeforeCompact, Name: "PreCompact", SessionID: "s2", Transcript: "/t/s2.jsonl", Cwd: "/repo", Trigger: "auto"},
-		{Kind: host.AfterCompact, Name: "PostCompact", SessionID: "s3", Cwd: "/repo", Trigger: "manual", Summary: "did things"},
-		{Kind: host.End, Name: "SessionEnd", SessionID: "s4", Transcript: "/t/s4.jsonl", Cwd: "/repo", Reason: "exit"},
+	evs := []agent.Event{
+		{Kind: agent.Start, Name: "SessionStart", SessionID: "s1", Transcript: "/t/s1.jsonl", Cwd: "/repo", Source: "resume"},
+		{Kind: agent.BeforeCompact, Name: "PreCompact", SessionID: "s2", Transcript: "/t/s2.jsonl", Cwd: "/repo", Trigger: "auto"},
+		{Kind: agent.AfterCompact, Name: "PostCompact", SessionID: "s3", Cwd: "/repo", Trigger: "manual", Summary: "did things"},
+		{Kind: agent.End, Name: "SessionEnd", SessionID: "s4", Transcript: "/t/s4.jsonl", Cwd: "/repo", Reason: "exit"},
 	}
 	for _, want := range evs {
 		b, err := Payload(want)
@@ -33,12 +33,12 @@ func TestPayloadDecodes(t *testing.T) {
 			t.Errorf("Decode(Payload(%+v)) = %+v, %v", want, got, err)
 		}
 	}
-	if b, err := Payload(host.Event{Kind: host.BeforePrompt, SessionID: "x"}); err == nil {
+	if b, err := Payload(agent.Event{Kind: agent.BeforePrompt, SessionID: "x"}); err == nil {
 		t.Errorf("a kind the client has no event for gave %s", b)
 	}
 	// The turn end is the client's Stop, once Decode reads it so.
-	if b, err := Payload(host.Event{Kind: host.TurnEnd, SessionID: "x", Cwd: "/repo"}); err == nil {
-		if ev, _ := (Host{}).Decode(b); ev.Kind != host.TurnEnd {
+	if b, err := Payload(agent.Event{Kind: agent.TurnEnd, SessionID: "x", Cwd: "/repo"}); err == nil {
+		if ev, _ := (Host{}).Decode(b); ev.Kind != agent.TurnEnd {
 			t.Errorf("turn end payload %s decodes as kind %d", b, ev.Kind)
 		}
 	}

@@ -1,4 +1,4 @@
-package host
+package agent
 
 // titles are the hosts' names for people, by their names on the command
 // line. A handoff records the agent that wrote it by that name (which stays

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -38,14 +38,14 @@ func hook(command string) install.Hook {
 
 // SettingsPath is .gemini/settings.json in the project, or in Gemini CLI's
 // home (GEMINI_CLI_HOME, else the user's home) for every project.
-func (Host) SettingsPath(getenv func(string) string, root string, scope host.Scope) (string, error) {
+func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
 	switch scope {
-	case host.Project:
+	case agent.Project:
 		if root == "" {
 			return "", errors.New("continuity: Gemini CLI project settings: no project root")
 		}
 		return filepath.Join(root, ".gemini", "settings.json"), nil
-	case host.User:
+	case agent.User:
 		home := geminiHome(getenv)
 		if home == "" {
 			return "", errors.New("continuity: Gemini CLI user settings: no home directory (set GEMINI_CLI_HOME)")
@@ -72,12 +72,12 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // turned off or a timeout is shorter than the one init registers (Gemini
 // CLI kills the hook then). Whether Gemini CLI trusts the folder (project
 // hooks run only then) is not in the settings: see TrustNotes.
-func (Host) Registered(settings []byte) (host.Status, error) {
+func (Host) Registered(settings []byte) (agent.Status, error) {
 	st, err := install.Status(settings, events...)
 	if err != nil {
-		return host.Status{}, err
+		return agent.Status{}, err
 	}
-	out := host.Status{Events: st}
+	out := agent.Status{Events: st}
 	for _, ev := range events {
 		if c := st[ev]; c != "" && !namesGemini(c) {
 			out.Stale = append(out.Stale, ev)

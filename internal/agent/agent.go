@@ -1,11 +1,11 @@
 // Package host is the seam between continuity's core and the coding agents it
-// serves. A host package (internal/host/claude, codex, gemini) knows one
+// serves. A host package (internal/agent/claude, codex, gemini) knows one
 // agent: the payload its hooks receive and the answer they print, where its
 // transcripts live and how they read, how its hooks are registered, and its
 // limits. Nothing outside a host package knows an agent's names, paths or
 // environment variables; the core speaks only in the neutral Event and
 // Answer below.
-package host
+package agent
 
 import (
 	"time"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 func TestRegisterRewritesOlderForms(t *testing.T) {
@@ -87,7 +87,7 @@ func TestSettingsFiles(t *testing.T) {
 	if strings.Join(files, " ") != strings.Join(want, " ") {
 		t.Errorf("SettingsFiles = %q, want %q", files, want)
 	}
-	if p, _ := (Host{}).SettingsPath(getenv, "/repo", host.User); p != want[2] {
+	if p, _ := (Host{}).SettingsPath(getenv, "/repo", agent.User); p != want[2] {
 		t.Errorf("user SettingsPath = %q", p)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -27,13 +27,13 @@ type Host struct {
 }
 
 var (
-	_ host.Host    = Host{}
-	_ host.Refiner = Host{}
+	_ agent.Host    = Host{}
+	_ agent.Refiner = Host{}
 )
 
 // Situate returns the host as seen from repository root with environment
 // getenv: Registered then reports whether Codex trusts root.
-func (h Host) Situate(getenv func(string) string, root string) host.Host {
+func (h Host) Situate(getenv func(string) string, root string) agent.Host {
 	return Host{getenv: getenv, root: root}
 }
 
@@ -63,34 +63,34 @@ const (
 
 // Limits are Codex's measured limits: the injection cliff is in bytes, and
 // a SessionEnd hook registered with timeout 3 is killed after 3 s.
-func (Host) Limits() host.Limits {
-	return host.Limits{InjectMax: injectMax, InjectUnit: host.Bytes, EndBudget: endTimeout * time.Second}
+func (Host) Limits() agent.Limits {
+	return agent.Limits{InjectMax: injectMax, InjectUnit: agent.Bytes, EndBudget: endTimeout * time.Second}
 }
 
 // kinds maps Codex's hook events to what they mean to continuity; any
 // other event (UserPromptSubmit, PreToolUse, PostToolUse, …) is Ignore.
-var kinds = map[string]host.Kind{
-	"SessionStart": host.Start,
-	"PreCompact":   host.BeforeCompact,
-	"PostCompact":  host.AfterCompact,
-	"Stop":         host.TurnEnd,
-	"SessionEnd":   host.End,
+var kinds = map[string]agent.Kind{
+	"SessionStart": agent.Start,
+	"PreCompact":   agent.BeforeCompact,
+	"PostCompact":  agent.AfterCompact,
+	"Stop":         agent.TurnEnd,
+	"SessionEnd":   agent.End,
 }
 
 // Decode turns a Codex hook payload into an event. A field of the wrong
 // type reads as empty. Codex's PostCompact carries no summary: Decode
 // takes it from the session's rollout (its last compacted record), when
 // the rollout lies where Codex keeps them.
-func (h Host) Decode(payload []byte) (host.Event, error) {
+func (h Host) Decode(payload []byte) (agent.Event, error) {
 	if !gjson.ValidBytes(payload) {
-		return host.Event{}, errors.New("codex: payload is not JSON")
+		return agent.Event{}, errors.New("codex: payload is not JSON")
 	}
 	p := gjson.ParseBytes(payload)
 	if !p.IsObject() {
-		return host.Event{}, errors.New("codex: payload is not a JSON object")
+		return agent.Event{}, errors.New("codex: payload is not a JSON object")
 	}
 	str := func(key string) string { return p.Get(gjson.Escape(key)).Str }
-	ev := host.Event{
+	ev := agent.Event{
 		Name:       str("hook_event_name"),
 		SessionID:  str("session_id"),
 		Transcript: str("transcript_path"),
@@ -98,15 +98,15 @@ func (h Host) Decode(payload []byte) (host.Event, error) {
 	}
 	ev.Kind = kinds[ev.Name]
 	switch ev.Kind {
-	case host.Start:
+	case agent.Start:
 		ev.Source = str("source")
-	case host.BeforeCompact:
+	case agent.BeforeCompact:
 		ev.Trigger = str("trigger")
-	case host.AfterCompact:
+	case agent.AfterCompact:
 		ev.Trigger = str("trigger") // the summary: Refine, from the rollout
-	case host.TurnEnd:
+	case agent.TurnEnd:
 		ev.LastReply = str("last_assistant_message")
-	case host.End:
+	case agent.End:
 		ev.Reason = str("reason")
 	}
 	return ev, nil
@@ -126,8 +126,8 @@ type startOutput struct {
 // Encode prints the answer to a SessionStart; every other event prints
 // nothing (Codex wants nothing from them, and output on Stop could ask it
 // to go on).
-func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
-	if ev.Kind != host.Start || (a.Context == "" && a.Message == "") {
+func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
+	if ev.Kind != agent.Start || (a.Context == "" && a.Message == "") {
 		return nil, nil
 	}
 	var out startOutput
@@ -140,8 +140,8 @@ func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
 // Refine gives PostCompact the compaction summary, which Codex's payload
 // does not carry: the last compacted record of the session's rollout. The
 // core calls it only in a repository that has opted in.
-func (h Host) Refine(ev host.Event) host.Event {
-	if ev.Kind == host.AfterCompact && ev.Summary == "" {
+func (h Host) Refine(ev agent.Event) agent.Event {
+	if ev.Kind == agent.AfterCompact && ev.Summary == "" {
 		ev.Summary = h.summary(ev.Transcript)
 	}
 	return ev

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // forward is what scanBack must yield, computed the plain way: the file's
@@ -119,7 +119,7 @@ func BenchmarkPreCompress(b *testing.B) {
 		payload := mustJSON(b, p)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if ev, _ := decodeRefined(h, payload); ev.Kind != host.Ignore {
+				if ev, _ := decodeRefined(h, payload); ev.Kind != agent.Ignore {
 					b.Fatal("not Ignore")
 				}
 			}

@@ -3,7 +3,7 @@ package claude
 import (
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // TestStopIsTurnEnd: Stop decodes to a turn's end with the session and its
@@ -16,15 +16,15 @@ func TestStopIsTurnEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind != host.TurnEnd || ev.Name != "Stop" || ev.SessionID != "930cbd59-0000-4000-8000-000000000001" ||
+		if ev.Kind != agent.TurnEnd || ev.Name != "Stop" || ev.SessionID != "930cbd59-0000-4000-8000-000000000001" ||
 			ev.Transcript != "/home/dev/.claude/projects/-home-dev-proj/930cbd59-0000-4000-8000-000000000001.jsonl" || ev.Cwd != "/home/dev/proj" {
 			t.Errorf("stop_hook_active %s: %+v", active, ev)
 		}
-		if b, err := (Host{}).Encode(ev, host.Answer{Context: "x", Message: "y"}); b != nil || err != nil {
+		if b, err := (Host{}).Encode(ev, agent.Answer{Context: "x", Message: "y"}); b != nil || err != nil {
 			t.Errorf("Stop prints %q (%v)", b, err)
 		}
 	}
-	if ev, _ := (Host{}).Decode([]byte(`{"hook_event_name":"SubagentStop","session_id":"x"}`)); ev.Kind != host.Ignore {
+	if ev, _ := (Host{}).Decode([]byte(`{"hook_event_name":"SubagentStop","session_id":"x"}`)); ev.Kind != agent.Ignore {
 		t.Errorf("SubagentStop is %d, want Ignore", ev.Kind)
 	}
 }

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -56,8 +56,8 @@ type Host struct {
 }
 
 var (
-	_ host.Host    = Host{}
-	_ host.Refiner = Host{}
+	_ agent.Host    = Host{}
+	_ agent.Refiner = Host{}
 )
 
 // New returns the Gemini CLI host.
@@ -74,11 +74,11 @@ func (h Host) getenv(name string) string {
 func (Host) Name() string { return "gemini" }
 
 // Title is the host's name for people.
-func (h Host) Title() string { return host.TitleOf(h.Name()) }
+func (h Host) Title() string { return agent.TitleOf(h.Name()) }
 
 // Limits are Gemini CLI's measured limits.
-func (Host) Limits() host.Limits {
-	return host.Limits{InjectMax: injectMax, InjectUnit: host.Runes, EndBudget: endTimeout * time.Millisecond}
+func (Host) Limits() agent.Limits {
+	return agent.Limits{InjectMax: injectMax, InjectUnit: agent.Runes, EndBudget: endTimeout * time.Millisecond}
 }
 
 // payload is the part of a Gemini CLI hook payload continuity reads.
@@ -101,29 +101,29 @@ var errNotObject = errors.New("continuity: decode Gemini CLI hook payload: not a
 // BeforeAgent look at the tail of the chat file (and, for PreCompress near
 // the threshold, at the settings): see compressionComing and refreshNeeded.
 // A chat file that cannot be read decides for doing nothing.
-func (h Host) Decode(b []byte) (host.Event, error) {
+func (h Host) Decode(b []byte) (agent.Event, error) {
 	p, err := parsePayload(b)
 	if err != nil {
-		return host.Event{}, err
+		return agent.Event{}, err
 	}
-	ev := host.Event{Kind: host.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd, Payload: b}
+	ev := agent.Event{Kind: agent.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd, Payload: b}
 	switch p.Event {
 	case evSessionStart:
-		ev.Kind, ev.Source = host.Start, p.Source
+		ev.Kind, ev.Source = agent.Start, p.Source
 		if ev.Source == "" {
 			ev.Source = "startup"
 		}
 	case evSessionEnd:
-		ev.Kind, ev.Reason = host.End, p.Reason
+		ev.Kind, ev.Reason = agent.End, p.Reason
 	case evPreCompress:
 		// Refine looks at the chat file: only a compression that is really
 		// coming keeps it a BeforeCompact.
-		ev.Kind, ev.Trigger = host.BeforeCompact, p.Trigger
+		ev.Kind, ev.Trigger = agent.BeforeCompact, p.Trigger
 	case evBeforeAgent:
-		ev.Kind = host.BeforePrompt
+		ev.Kind = agent.BeforePrompt
 		ev.Prompt = stripHookContext(p.Prompt)
 	case evAfterAgent:
-		ev.Kind, ev.LastReply = host.TurnEnd, p.Response
+		ev.Kind, ev.LastReply = agent.TurnEnd, p.Response
 	}
 	return ev, nil
 }
@@ -132,7 +132,7 @@ func (h Host) Decode(b []byte) (host.Event, error) {
 // file's tail and the settings: a PreCompress is a BeforeCompact only when
 // a compression is really coming (or asked for), and a BeforeAgent is
 // Compacted when the model lost continuity's context.
-func (h Host) Refine(ev host.Event) host.Event {
+func (h Host) Refine(ev agent.Event) agent.Event {
 	p, err := parsePayload(ev.Payload)
 	if err != nil {
 		return ev
@@ -140,7 +140,7 @@ func (h Host) Refine(ev host.Event) host.Event {
 	switch ev.Name {
 	case evPreCompress:
 		if p.Trigger != "manual" && !h.compressionComing(p) {
-			ev.Kind = host.Ignore
+			ev.Kind = agent.Ignore
 		}
 	case evBeforeAgent:
 		ev.Compacted = h.refreshNeeded(p)
@@ -197,9 +197,9 @@ type specificOutput struct {
 // Encode is what the hook prints: JSON with the context for SessionStart
 // and BeforeAgent (the only events whose context reaches the model) and the
 // message as a systemMessage; nil when there is neither.
-func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
+func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 	var out output
-	if a.Context != "" && (ev.Kind == host.Start || ev.Kind == host.BeforePrompt) {
+	if a.Context != "" && (ev.Kind == agent.Start || ev.Kind == agent.BeforePrompt) {
 		ctx := a.Context
 		if !strings.HasPrefix(ctx, ourPrefix) {
 			ctx = ourPrefix + ":\n" + ctx
@@ -207,7 +207,7 @@ func (Host) Encode(ev host.Event, a host.Answer) ([]byte, error) {
 		name := ev.Name
 		if name == "" {
 			name = evSessionStart
-			if ev.Kind == host.BeforePrompt {
+			if ev.Kind == agent.BeforePrompt {
 				name = evBeforeAgent
 			}
 		}

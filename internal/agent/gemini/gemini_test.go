@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // payloadFile reads a real payload from testdata/gemini/payloads (recorded
@@ -62,17 +62,17 @@ func TestDecodeRealPayloads(t *testing.T) {
 	h := Host{Getenv: env(t)}
 	tests := []struct {
 		file string
-		want host.Event
+		want agent.Event
 	}{
-		{"SessionStart-1.json", host.Event{Kind: host.Start, Name: "SessionStart", Source: "startup"}},
-		{"SessionStart-2.json", host.Event{Kind: host.Start, Name: "SessionStart", Source: "resume"}},
-		{"SessionEnd-1.json", host.Event{Kind: host.End, Name: "SessionEnd", Reason: "exit"}},
-		{"AfterAgent-1.json", host.Event{Kind: host.TurnEnd, Name: "AfterAgent", LastReply: `Wrote src/made.go, patched app.txt; "go test" fails.`}},
+		{"SessionStart-1.json", agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "startup"}},
+		{"SessionStart-2.json", agent.Event{Kind: agent.Start, Name: "SessionStart", Source: "resume"}},
+		{"SessionEnd-1.json", agent.Event{Kind: agent.End, Name: "SessionEnd", Reason: "exit"}},
+		{"AfterAgent-1.json", agent.Event{Kind: agent.TurnEnd, Name: "AfterAgent", LastReply: `Wrote src/made.go, patched app.txt; "go test" fails.`}},
 		// The transcript is read at its final state: the last reply reported
 		// 1,000 tokens, far under the threshold.
-		{"PreCompress-1.json", host.Event{Kind: host.Ignore, Name: "PreCompress", Trigger: "auto"}},
+		{"PreCompress-1.json", agent.Event{Kind: agent.Ignore, Name: "PreCompress", Trigger: "auto"}},
 		// The prompt carries SessionStart's context: nothing more needed.
-		{"BeforeAgent-2.json", host.Event{Kind: host.BeforePrompt, Name: "BeforeAgent", Prompt: "check app.txt"}},
+		{"BeforeAgent-2.json", agent.Event{Kind: agent.BeforePrompt, Name: "BeforeAgent", Prompt: "check app.txt"}},
 	}
 	chat := atLine(t, toolsChat, 0)
 	for _, tt := range tests {
@@ -92,7 +92,7 @@ func TestDecodeRealPayloads(t *testing.T) {
 	}
 	for _, ev := range []string{"BeforeTool", "AfterTool", "BeforeModel", "Notification", ""} {
 		got, err := decodeRefined(h, []byte(`{"hook_event_name":"`+ev+`","session_id":"s"}`))
-		if err != nil || got.Kind != host.Ignore {
+		if err != nil || got.Kind != agent.Ignore {
 			t.Errorf("%q: %+v, %v; want Ignore", ev, got, err)
 		}
 	}
@@ -102,7 +102,7 @@ func TestDecodeRealPayloads(t *testing.T) {
 		}
 	}
 	// Fields of an unexpected type: the event is still told.
-	if ev, err := decodeRefined(h, []byte(`{"hook_event_name":"SessionEnd","reason":7}`)); err != nil || ev.Kind != host.End {
+	if ev, err := decodeRefined(h, []byte(`{"hook_event_name":"SessionEnd","reason":7}`)); err != nil || ev.Kind != agent.End {
 		t.Errorf("odd field types: %+v, %v", ev, err)
 	}
 }
@@ -145,9 +145,9 @@ func TestPreCompressOnlyWhenCompressing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := host.Ignore
+		want := agent.Ignore
 		if file == "PreCompress-8.json" {
-			want = host.BeforeCompact
+			want = agent.BeforeCompact
 		}
 		if ev.Kind != want || ev.Trigger != "auto" {
 			t.Errorf("%s at line %d: kind %v trigger %q, want %v", file, n, ev.Kind, ev.Trigger, want)
@@ -166,13 +166,13 @@ func TestPreCompressThresholdAndSplit(t *testing.T) {
 	// compression's snapshot is history to compress again.
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.0005}}`)
 	p["transcript_path"] = atLine(t, toolsChat, 46)
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.BeforeCompact {
 		t.Errorf("over a lowered threshold after a resume: %v, want BeforeCompact", ev.Kind)
 	}
 	// The first run alone: one prompt, nothing before it to split at, so
 	// Gemini CLI compresses nothing, however many tokens.
 	p["transcript_path"] = atLine(t, toolsChat, 29)
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.Ignore {
 		t.Errorf("one prompt over the threshold: %v, want Ignore", ev.Kind)
 	}
 	// The user's settings count when the workspace sets nothing; the
@@ -180,21 +180,21 @@ func TestPreCompressThresholdAndSplit(t *testing.T) {
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{}}`)
 	writeSettings(t, filepath.Join(getenv("GEMINI_CLI_HOME"), ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.0005}}`)
 	p["transcript_path"] = atLine(t, toolsChat, 46)
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.BeforeCompact {
 		t.Errorf("user threshold: %v, want BeforeCompact", ev.Kind)
 	}
 	writeSettings(t, filepath.Join(cwd, ".gemini", "settings.json"), `{"model":{"compressionThreshold":0.9}}`)
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.Ignore {
 		t.Errorf("workspace threshold 0.9 over the user's: %v, want Ignore", ev.Kind)
 	}
 	// A manual compression is always one; a missing chat file decides for
 	// nothing.
 	p["trigger"] = "manual"
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.BeforeCompact {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.BeforeCompact {
 		t.Errorf("manual: %v", ev.Kind)
 	}
 	p["trigger"], p["transcript_path"] = "auto", filepath.Join(cwd, "missing.jsonl")
-	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != host.Ignore {
+	if ev, _ := decodeRefined(h, mustJSON(t, p)); ev.Kind != agent.Ignore {
 		t.Errorf("missing chat: %v", ev.Kind)
 	}
 }
@@ -246,7 +246,7 @@ func TestBeforeAgentCompacted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ev.Kind != host.BeforePrompt || ev.Prompt != "and now?" || ev.Compacted != tt.want {
+			if ev.Kind != agent.BeforePrompt || ev.Prompt != "and now?" || ev.Compacted != tt.want {
 				t.Errorf("got kind %v prompt %q compacted %v, want compacted %v", ev.Kind, ev.Prompt, ev.Compacted, tt.want)
 			}
 		})
@@ -264,8 +264,8 @@ func TestBeforeAgentCompacted(t *testing.T) {
 
 func TestEncode(t *testing.T) {
 	h := Host{}
-	start := host.Event{Kind: host.Start, Name: "SessionStart"}
-	b, err := h.Encode(start, host.Answer{Context: "continuity: the ledger <x>", Message: "continuity: ledger restored"})
+	start := agent.Event{Kind: agent.Start, Name: "SessionStart"}
+	b, err := h.Encode(start, agent.Answer{Context: "continuity: the ledger <x>", Message: "continuity: ledger restored"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestEncode(t *testing.T) {
 	}
 	// Context that does not start with continuity's mark gets it, so the
 	// chat file shows which injection is ours.
-	b, _ = h.Encode(host.Event{Kind: host.BeforePrompt, Name: "BeforeAgent"}, host.Answer{Context: "Goal: x"})
+	b, _ = h.Encode(agent.Event{Kind: agent.BeforePrompt, Name: "BeforeAgent"}, agent.Answer{Context: "Goal: x"})
 	var out output
 	if err := json.Unmarshal(b, &out); err != nil || out.Specific == nil || out.Specific.HookEventName != "BeforeAgent" ||
 		!strings.HasPrefix("<hook_context>"+out.Specific.AdditionalContext, ourMark) || !strings.HasSuffix(out.Specific.AdditionalContext, "Goal: x") {
@@ -283,18 +283,18 @@ func TestEncode(t *testing.T) {
 	}
 	// Context for events whose context never reaches the model is dropped;
 	// a message alone still shows.
-	b, _ = h.Encode(host.Event{Kind: host.End, Name: "SessionEnd"}, host.Answer{Context: "x", Message: "handoff written"})
+	b, _ = h.Encode(agent.Event{Kind: agent.End, Name: "SessionEnd"}, agent.Answer{Context: "x", Message: "handoff written"})
 	if string(b) != `{"systemMessage":"handoff written"}` {
 		t.Errorf("SessionEnd: %s", b)
 	}
-	if b, err := h.Encode(host.Event{Kind: host.BeforeCompact, Name: "PreCompress"}, host.Answer{}); b != nil || err != nil {
+	if b, err := h.Encode(agent.Event{Kind: agent.BeforeCompact, Name: "PreCompress"}, agent.Answer{}); b != nil || err != nil {
 		t.Errorf("nothing to say: %q, %v", b, err)
 	}
 }
 
 func TestLimitsAndPaths(t *testing.T) {
 	h := Host{}
-	if l := h.Limits(); l.InjectMax != 9000 || l.InjectUnit != host.Runes || l.EndBudget != 10*time.Second ||
+	if l := h.Limits(); l.InjectMax != 9000 || l.InjectUnit != agent.Runes || l.EndBudget != 10*time.Second ||
 		l.EndBudget != time.Duration(timeouts[evSessionEnd])*time.Millisecond {
 		t.Errorf("limits %+v do not match the SessionEnd timeout registered (%d ms)", l, timeouts[evSessionEnd])
 	}
@@ -325,7 +325,7 @@ func TestLimitsAndPaths(t *testing.T) {
 
 // decodeRefined is what the core makes of a payload in a repository that
 // has opted in: Decode, then Refine.
-func decodeRefined(h Host, b []byte) (host.Event, error) {
+func decodeRefined(h Host, b []byte) (agent.Event, error) {
 	ev, err := h.Decode(b)
 	if err != nil {
 		return ev, err
@@ -344,7 +344,7 @@ func TestDecodeReadsNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == evPreCompress && ev.Kind != host.BeforeCompact || name == evBeforeAgent && ev.Compacted {
+		if name == evPreCompress && ev.Kind != agent.BeforeCompact || name == evBeforeAgent && ev.Compacted {
 			t.Errorf("%s: Decode = %+v, want the event before Refine", name, ev)
 		}
 		if string(ev.Payload) != string(b) {

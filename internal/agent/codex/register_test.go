@@ -12,7 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/register/*.txtar")
@@ -277,19 +277,19 @@ func TestSettingsPath(t *testing.T) {
 	h := Host{}
 	for _, tc := range []struct {
 		env   map[string]string
-		scope host.Scope
+		scope agent.Scope
 		want  string
 	}{
-		{nil, host.Project, "/repo/.codex/hooks.json"},
-		{map[string]string{"CODEX_HOME": "/ch"}, host.User, "/ch/hooks.json"},
-		{map[string]string{"HOME": "/home/kim"}, host.User, "/home/kim/.codex/hooks.json"},
+		{nil, agent.Project, "/repo/.codex/hooks.json"},
+		{map[string]string{"CODEX_HOME": "/ch"}, agent.User, "/ch/hooks.json"},
+		{map[string]string{"HOME": "/home/kim"}, agent.User, "/home/kim/.codex/hooks.json"},
 	} {
 		got, err := h.SettingsPath(env(tc.env), "/repo", tc.scope)
 		if err != nil || got != tc.want {
 			t.Errorf("SettingsPath(%v, %v) = %q, %v; want %q", tc.env, tc.scope, got, err, tc.want)
 		}
 	}
-	if _, err := h.SettingsPath(noEnv, "/repo", host.User); err == nil {
+	if _, err := h.SettingsPath(noEnv, "/repo", agent.User); err == nil {
 		t.Error("User scope with no home: no error")
 	}
 	if got := h.TranscriptDir(env(map[string]string{"HOME": "/home/kim"}), "/repo"); got != "/home/kim/.codex/sessions" {
