@@ -26,12 +26,12 @@ func init() {
 
 var fakeEvents = []string{"Begin", "Finish"}
 
-func (fakeHost) Name() string                                   { return "fake" }
-func (fakeHost) Title() string                                  { return "Fake Agent" }
-func (fakeHost) Limits() agent.Limits                            { return agent.Limits{} }
-func (fakeHost) Decode([]byte) (agent.Event, error)              { return agent.Event{}, nil }
+func (fakeHost) Name() string                                     { return "fake" }
+func (fakeHost) Title() string                                    { return "Fake Agent" }
+func (fakeHost) Limits() agent.Limits                             { return agent.Limits{} }
+func (fakeHost) Decode([]byte) (agent.Event, error)               { return agent.Event{}, nil }
 func (fakeHost) Encode(agent.Event, agent.Answer) ([]byte, error) { return nil, nil }
-func (fakeHost) ProjectDir(func(string) string) string          { return "" }
+func (fakeHost) ProjectDir(func(string) string) string            { return "" }
 func (fakeHost) ExportLedger(func(string) string, string) (bool, error) {
 	return false, nil
 }

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
-	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/codex"
+	"github.com/continuity-md/continuity/internal/e2e/mockapi"
+	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 )
 
 // codexVersion is the Codex CLI release the tests pin (see /work/shared/codex-gemini-facts.md).

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
+	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/ledger"
 )
 

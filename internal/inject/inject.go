@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -40,7 +40,7 @@ type Input struct {
 	HandoffPath   string // relative to the repository root
 	Now           time.Time
 	Budget        int           // in Unit; 0 = DefaultBudget
-	Unit          agent.Unit     // what Budget counts: characters (UTF-16 code units, see Length) or bytes
+	Unit          agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
 	Policy        string        // full, short or none; "" = by source (resume and fork short)
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
 	Host          string        // the host reading it: a handoff another host wrote names its writer

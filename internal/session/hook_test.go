@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/demo"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/demo"
 )
 
 func (r *repo) hook(h agent.Host, debug bool) (Hook, *bytes.Buffer) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/continuity-md/continuity/internal/golden"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/golden"
 )
 
 const goldenCommand = "/usr/local/bin/continuity hook --agent claude"
