@@ -11,7 +11,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -26,14 +26,14 @@ session started with --source (startup, resume, clear, compact, fork), for the h
 hook prints) instead.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(session.Sources, source) {
-				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
+			if !slices.Contains(core.Sources, source) {
+				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(core.Sources, ", "), source)}
 			}
 			h, p, name, err := a.hostAndLedger(agentName, name)
 			if err != nil {
 				return err
 			}
-			inj, err := session.Context(p, a.env(h), name, source, id)
+			inj, err := core.Context(p, a.env(h), name, source, id)
 			if a.json {
 				ans := agent.Answer{Context: inj.Text, Message: inj.Message}
 				if errors.Is(err, ledger.ErrNotFound) {
@@ -77,7 +77,7 @@ func (a *app) hostAndLedger(agent, name string) (agent.Host, *project.Project, s
 
 // printInjection prints an injection's text; a ledger that could not be
 // read at all is an error, one that did not parse a line on stderr.
-func printInjection(a *app, inj session.Injection, err error) error {
+func printInjection(a *app, inj core.Injection, err error) error {
 	if err != nil && inj.Input.Ledger == nil && inj.Input.LedgerRaw == nil {
 		return err
 	}

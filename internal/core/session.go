@@ -5,7 +5,7 @@
 // host.Answer and asks a host.Host only for what differs between agents (its
 // limits, its transcript decoder, how it exports the active ledger); it
 // never knows an agent's names, payloads, paths or variables.
-package session
+package core
 
 import (
 	"errors"
