@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/ledger"
 )
 

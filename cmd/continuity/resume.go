@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/core"
+	"github.com/continuity-md/continuity/internal/project"
 )
 
 func newResumeCmd(a *app) *cobra.Command {

@@ -1,4 +1,4 @@
-package streams
+package core
 
 import (
 	"bufio"
@@ -10,7 +10,6 @@ import (
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/internal/session"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -55,7 +54,7 @@ func Search(p *project.Project, q Query) []Hit {
 		}
 		if q.Author == "" {
 			if lp, _ := p.LedgerPath(name); lp != "" {
-				if l, _, err := session.LoadLedger(p, name); err == nil && l != nil && (q.Since.IsZero() || l.Updated >= ledger.FormatTime(q.Since)) {
+				if l, _, err := LoadLedger(p, name); err == nil && l != nil && (q.Since.IsZero() || l.Updated >= ledger.FormatTime(q.Since)) {
 					scan(lp, name, "ledger", "")
 				}
 			}

@@ -2,7 +2,7 @@
 // streams do: list them with their ledgers and handoffs, search them, thin a
 // stream's committed handoffs with git rm, and lint ledgers. Each is a plain
 // function over a project; the commands print what it returns.
-package streams
+package core
 
 import (
 	"os"
@@ -13,7 +13,6 @@ import (
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/internal/session"
 )
 
 // Names lists every work stream that has a ledger or handoffs.
@@ -93,7 +92,7 @@ func List(p *project.Project, active string, recent int, now time.Time) []Entry 
 		if lp, _ := p.LedgerPath(name); lp != "" {
 			if _, err := os.Stat(lp); err == nil {
 				e.Path = p.Rel(lp)
-				if l, _, err := session.LoadLedger(p, name); err != nil {
+				if l, _, err := LoadLedger(p, name); err != nil {
 					e.Problem = strings.Split(err.Error(), "\n")[0]
 				} else if l != nil {
 					e.Goal, e.Now, e.Updated = l.Goal, l.Now, l.Updated
