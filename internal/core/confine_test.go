@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/demo"
 )
 
 // TestTranscriptConfined: a hook reads a transcript only inside the host's
@@ -24,7 +22,7 @@ func TestTranscriptConfined(t *testing.T) {
 		t.Fatal(err)
 	}
 	elsewhere := t.TempDir()
-	outside := filepath.Join(elsewhere, demo.SessionID+".jsonl")
+	outside := filepath.Join(elsewhere, SessionID+".jsonl")
 	if err := os.WriteFile(outside, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +37,7 @@ func TestTranscriptConfined(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	inSub := filepath.Join(sub, demo.SessionID+".jsonl")
+	inSub := filepath.Join(sub, SessionID+".jsonl")
 	if err := os.WriteFile(inSub, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +46,7 @@ func TestTranscriptConfined(t *testing.T) {
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	inOther := filepath.Join(other, demo.SessionID+".jsonl")
+	inOther := filepath.Join(other, SessionID+".jsonl")
 	if err := os.WriteFile(inOther, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/demo"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/ledger"
 )
 
 func preCompact(path string) Request {
-	return Request{Name: "auth", Event: "pre-compact", Trigger: "manual", AgentSession: demo.SessionID, Transcript: path}
+	return Request{Name: "auth", Event: "pre-compact", Trigger: "manual", AgentSession: SessionID, Transcript: path}
 }
 
 func TestWriteHandoff(t *testing.T) {
@@ -47,7 +46,7 @@ func TestWriteHandoff(t *testing.T) {
 	if err != nil || l.Updated != "2026-11-22T14:05:09Z" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
 		t.Errorf("ledger files %q, updated %q (%v)", l.Files, l.Updated, err)
 	}
-	s := r.p.LoadSession(demo.SessionID)
+	s := r.p.LoadSession(SessionID)
 	if s.Handoff != want || s.Ledger != "auth" || s.HandoffHash == "" || s.HandoffContent == "" {
 		t.Errorf("state %+v", s)
 	}
@@ -160,17 +159,17 @@ func TestMarkDecisions(t *testing.T) {
 func TestAddSummary(t *testing.T) {
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
-	if _, err := AddSummary(r.p, demo.SessionID, "<summary>x</summary>"); err == nil {
+	if _, err := AddSummary(r.p, SessionID, "<summary>x</summary>"); err == nil {
 		t.Error("a summary with no handoff before the compaction was accepted")
 	}
 	w, err := WriteHandoff(r.p, r.env0(nil), preCompact(r.transcript()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg, err := AddSummary(r.p, demo.SessionID, "  "); err != nil || !strings.Contains(msg, "no compaction summary") {
+	if msg, err := AddSummary(r.p, SessionID, "  "); err != nil || !strings.Contains(msg, "no compaction summary") {
 		t.Errorf("an empty summary: %q, %v", msg, err)
 	}
-	msg, err := AddSummary(r.p, demo.SessionID, demo.CompactSummary)
+	msg, err := AddSummary(r.p, SessionID, CompactSummary)
 	if err != nil || msg != "added the compaction summary to "+w.Path {
 		t.Fatalf("%q, %v", msg, err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/demo"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
 	"github.com/continuity-md/continuity/ledger"
@@ -122,8 +121,8 @@ func (r *repo) read(rel string) string {
 // paths moved into the repository.
 func (r *repo) transcript() string {
 	r.t.Helper()
-	path := filepath.Join(r.transcriptDir(), demo.SessionID+".jsonl")
-	if err := os.WriteFile(path, bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir)), 0o644); err != nil {
+	path := filepath.Join(r.transcriptDir(), SessionID+".jsonl")
+	if err := os.WriteFile(path, bytes.ReplaceAll(Transcript, []byte(ProjectDir), []byte(r.dir)), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
 	return path

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/demo"
 )
 
 func (r *repo) hook(h agent.Host, debug bool) (Hook, *bytes.Buffer) {
@@ -98,7 +97,7 @@ func TestHookCompactionAndEnd(t *testing.T) {
 	r.ledger("auth", authLedger)
 	k, stderr := r.hook(nil, false)
 	tr := r.transcript()
-	base := agent.Event{Cwd: r.dir, SessionID: demo.SessionID, Transcript: tr}
+	base := agent.Event{Cwd: r.dir, SessionID: SessionID, Transcript: tr}
 	ev := base
 	ev.Kind, ev.Name, ev.Trigger = agent.BeforeCompact, "Before", "auto"
 	if a := k.Handle(ev); a != (agent.Answer{}) {
@@ -109,7 +108,7 @@ func TestHookCompactionAndEnd(t *testing.T) {
 		t.Fatalf("handoffs %q", hs)
 	}
 	ev = base
-	ev.Kind, ev.Name, ev.Summary = agent.AfterCompact, "After", demo.CompactSummary
+	ev.Kind, ev.Name, ev.Summary = agent.AfterCompact, "After", CompactSummary
 	k.Handle(ev)
 	if !strings.Contains(r.read(strings.TrimPrefix(hs[0], r.dir+"/")), "## Summary\n\nReplacing session cookies") {
 		t.Error("the summary was not added")

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/demo"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -21,7 +20,7 @@ func BenchmarkRecoverRead(b *testing.B) {
 	r := newRepo(&testing.T{})
 	path := filepath.Join(b.TempDir(), "big.jsonl")
 	var data []byte
-	src := bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir))
+	src := bytes.ReplaceAll(Transcript, []byte(ProjectDir), []byte(r.dir))
 	for i := 0; len(data) < 32<<20; i++ {
 		data = append(data, bytes.ReplaceAll(src, []byte(`"toolu_`), fmt.Appendf(nil, `"toolu_%d_`, i))...)
 	}
@@ -86,7 +85,7 @@ func BenchmarkTurnEnd(b *testing.B) {
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
 	path := filepath.Join(r.transcriptDir(), "long.jsonl") // where the host keeps it: the only place a hook reads from
-	src := bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir))
+	src := bytes.ReplaceAll(Transcript, []byte(ProjectDir), []byte(r.dir))
 	var data []byte
 	for i := 0; len(data) < 32<<20; i++ {
 		data = append(data, bytes.ReplaceAll(src, []byte(`"toolu_`), fmt.Appendf(nil, `"toolu_%d_`, i))...)

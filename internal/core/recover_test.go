@@ -11,7 +11,6 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/demo"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/project"
 )
@@ -60,7 +59,7 @@ func (r *repo) hostTranscript(id string) string {
 		r.t.Fatal(err)
 	}
 	path := filepath.Join(dir, id+".jsonl")
-	if err := os.WriteFile(path, bytes.ReplaceAll(demo.Transcript, []byte(demo.ProjectDir), []byte(r.dir)), 0o600); err != nil {
+	if err := os.WriteFile(path, bytes.ReplaceAll(Transcript, []byte(ProjectDir), []byte(r.dir)), 0o600); err != nil {
 		r.t.Fatal(err)
 	}
 	return path

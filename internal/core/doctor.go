@@ -2,7 +2,7 @@
 // settings files, each hook registered and in the current form, and the
 // binary the hooks run; for the repository, its directories, the merge
 // driver, the ledgers and how the last hook runs ended.
-package doctor
+package core
 
 import (
 	"errors"
@@ -20,12 +20,11 @@ import (
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/internal/setup"
 	"github.com/continuity-md/continuity/ledger"
 )
 
-// Options say what doctor checks.
-type Options struct {
+// DoctorOptions say what doctor checks.
+type DoctorOptions struct {
 	Project *project.Project
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
@@ -35,9 +34,9 @@ type Options struct {
 	Default string // the default host's name (suggested commands omit --agent for it)
 }
 
-// Run runs the checks.
-func Run(o Options) Report {
-	var rep Report
+// Doctor runs the checks.
+func Doctor(o DoctorOptions) DoctorReport {
+	var rep DoctorReport
 	var checks []Check
 	if len(o.Hosts) > 0 {
 		for _, h := range o.Hosts {
@@ -73,7 +72,7 @@ func Run(o Options) Report {
 }
 
 // Failed counts the checks that failed.
-func (r Report) Failed() int {
+func (r DoctorReport) Failed() int {
 	n := 0
 	for _, c := range r.Checks {
 		if !c.OK {
@@ -81,11 +80,6 @@ func (r Report) Failed() int {
 		}
 	}
 	return n
-}
-
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 // Check is one line of doctor's report. A warning is OK (doctor still
@@ -118,8 +112,8 @@ type staleForm struct {
 	Registrations []string `json:"registrations"`
 }
 
-// Report is what doctor found (its --json output).
-type Report struct {
+// DoctorReport is what doctor found (its --json output).
+type DoctorReport struct {
 	OK     bool         `json:"ok"`
 	Hosts  []HostReport `json:"hosts"`
 	Checks []Check      `json:"checks"`
@@ -144,7 +138,7 @@ type trustNoter interface {
 // doctorHost checks one host's registration: its settings files (merged by
 // event, the most specific first), each event, the form of the commands,
 // the host's notes, and the binary the commands run.
-func checkHost(o Options, h agent.Host) (HostReport, []Check) {
+func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	p := o.Project
 	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
 	var checks []Check
@@ -166,7 +160,7 @@ func checkHost(o Options, h agent.Host) (HostReport, []Check) {
 	broken := ""       // a settings file that does not parse
 	var stale []Check
 	for _, path := range files {
-		b, err := safefile.Read(path, safefile.Options{MaxSize: setup.MaxSettings})
+		b, err := safefile.Read(path, safefile.Options{MaxSize: MaxSettings})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -176,7 +170,7 @@ func checkHost(o Options, h agent.Host) (HostReport, []Check) {
 		}
 		st, err := h.Registered(b)
 		if err != nil {
-			add(Check{Name: "settings", Info: setup.SettingsError(path, err).Error(), Fix: "fix the JSON; " + h.Title() + " ignores a malformed settings file"})
+			add(Check{Name: "settings", Info: SettingsError(path, err).Error(), Fix: "fix the JSON; " + h.Title() + " ignores a malformed settings file"})
 			broken = path
 			continue
 		}
@@ -212,7 +206,7 @@ func checkHost(o Options, h agent.Host) (HostReport, []Check) {
 			add(Check{Name: "hook " + ev, OK: true, Info: c})
 		} else {
 			r.Events[ev] = ""
-			fix := fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", setup.AgentArg(h, o.Default))
+			fix := fmt.Sprintf("run `continuity init%[1]s` (or `continuity init%[1]s --user`)", AgentArg(h, o.Default))
 			if broken != "" {
 				fix = "fix " + broken + " first (init refuses to edit it)"
 			}
@@ -240,13 +234,13 @@ func checkHost(o Options, h agent.Host) (HostReport, []Check) {
 
 // staleCheck warns that settings file path holds registrations in an
 // older form (the host's words for each), and says how to rewrite them.
-func staleCheck(o Options, h agent.Host, path string, stale []string) Check {
+func staleCheck(o DoctorOptions, h agent.Host, path string, stale []string) Check {
 	p := o.Project
 	fix := fmt.Sprintf("change the command there to `continuity hook --agent %s`", h.Name())
 	if f, err := h.SettingsPath(o.Getenv, p.Root, agent.Project); err == nil && f == path {
-		fix = fmt.Sprintf("run `continuity init%s` again: it rewrites them in place", setup.AgentArg(h, o.Default))
+		fix = fmt.Sprintf("run `continuity init%s` again: it rewrites them in place", AgentArg(h, o.Default))
 	} else if f, err := h.SettingsPath(o.Getenv, p.Root, agent.User); err == nil && f == path {
-		fix = fmt.Sprintf("run `continuity init%s --user` again: it rewrites them in place", setup.AgentArg(h, o.Default))
+		fix = fmt.Sprintf("run `continuity init%s --user` again: it rewrites them in place", AgentArg(h, o.Default))
 	}
 	return Check{Name: "hook form", OK: true, Warn: true, Fix: fix,
 		Info: fmt.Sprintf("%s: an older registration (it still works): %s", path, strings.Join(stale, "; "))}
@@ -275,7 +269,7 @@ func sortEvents(h agent.Host, evs []string) {
 
 // doctorRepo checks what belongs to the repository, whichever agents run
 // the hooks: its directories, the merge driver, the ledgers, the last runs.
-func checkRepo(o Options) []Check {
+func checkRepo(o DoctorOptions) []Check {
 	p := o.Project
 	var checks []Check
 	add := func(name string, ok bool, info, fix string) {
@@ -348,12 +342,12 @@ func checkRepo(o Options) []Check {
 // ledgers as plain text; and a .gitattributes line left for a former
 // ledger directory sends nothing to the driver.
 func mergeDriverChecks(p *project.Project) []Check {
-	sample := setup.LedgerSample(p)
+	sample := LedgerSample(p)
 	if p.Repo.Root == "" || sample == "" {
 		return nil
 	}
 	var checks []Check
-	attr, driver, err := install.MergeDriverStatus(setup.Git(p), sample)
+	attr, driver, err := install.MergeDriverStatus(Git(p), sample)
 	switch {
 	case err != nil || attr != install.MergeDriver:
 	case driver != "":
@@ -363,7 +357,7 @@ func mergeDriverChecks(p *project.Project) []Check {
 			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
 			Fix:  "run `continuity init` (it keeps what is already set up)"})
 	}
-	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: setup.MaxSettings})
+	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
 	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
 	for _, l := range install.AttributesStatus(b) {
 		if l != want {

@@ -3,7 +3,7 @@
 // scripted stand-in API) in which the agent creates two tasks, writes and
 // edits src/auth/token.go, runs two commands (one fails), updates the tasks,
 // and the session is then compacted with /compact.
-package demo
+package core
 
 import _ "embed"
 

@@ -1,4 +1,4 @@
-package demo
+package core
 
 import (
 	"bytes"
@@ -31,8 +31,8 @@ type Sample interface {
 // and stdin, and returns what it printed.
 type CLI func(dir string, getenv func(string) string, stdin []byte, args ...string) (stdout, stderr []byte, err error)
 
-// Options say how the demo runs.
-type Options struct {
+// DemoOptions say how the demo runs.
+type DemoOptions struct {
 	Host   agent.Host
 	Sample Sample
 	Getenv func(string) string // the person's environment
@@ -53,8 +53,8 @@ type File struct {
 	Text string `json:"text"`
 }
 
-// Report is what the demo did and shows (its --json output).
-type Report struct {
+// DemoReport is what the demo did and shows (its --json output).
+type DemoReport struct {
 	Repository  string          `json:"repository"`
 	Kept        bool            `json:"kept"`
 	Steps       []Step          `json:"steps"`
@@ -67,10 +67,10 @@ type Report struct {
 // stream is the demo's work stream.
 const stream = "auth-refactor"
 
-// Run plays the whole loop in a temporary git repository: init, a ledger and
+// Demo plays the whole loop in a temporary git repository: init, a ledger and
 // a few edits, the recorded session, the hooks around a compaction. The
 // repository is removed at the end unless o.Keep.
-func Run(o Options) (*Report, error) {
+func Demo(o DemoOptions) (*DemoReport, error) {
 	tmp, err := os.MkdirTemp("", "continuity-demo-")
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -92,8 +92,8 @@ func Run(o Options) (*Report, error) {
 
 // play runs the demo's steps in the repository root and collects what it
 // shows.
-func play(o Options, tmp, root string) (*Report, error) {
-	rep := &Report{Repository: root}
+func play(o DemoOptions, tmp, root string) (*DemoReport, error) {
+	rep := &DemoReport{Repository: root}
 	git := func(args ...string) error {
 		_, err := gitfacts.Git{Repo: gitfacts.Repo{Root: root}, Timeout: 10 * gitfacts.DefaultTimeout}.Run(context.Background(), args...)
 		return err
@@ -204,7 +204,7 @@ func play(o Options, tmp, root string) (*Report, error) {
 
 // compaction runs the hooks the host runs around a compaction, then reads
 // the ledger, the handoff and the injected context for the report.
-func compaction(o Options, rep *Report, getenv func(string) string, root, transcript string) error {
+func compaction(o DemoOptions, rep *DemoReport, getenv func(string) string, root, transcript string) error {
 	p, err := project.OpenWith(root, getenv)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package demo
+package core
 
 import (
 	"errors"
@@ -66,7 +66,7 @@ func (f *fakeCLI) run(dir string, getenv func(string) string, stdin []byte, args
 func TestRunSteps(t *testing.T) {
 	f := &fakeCLI{}
 	env := map[string]string{"CONTINUITY_LEDGER_DIR": "/elsewhere", "CLAUDE_ENV_FILE": "/person/env", "PATH": os.Getenv("PATH"), "HOME": t.TempDir()}
-	rep, err := Run(Options{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: func(k string) string { return env[k] }, Run: f.run})
+	rep, err := Demo(DemoOptions{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: func(k string) string { return env[k] }, Run: f.run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestRunSteps(t *testing.T) {
 
 func TestRunFails(t *testing.T) {
 	f := &fakeCLI{fail: "now"}
-	_, err := Run(Options{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: os.Getenv, Run: f.run})
+	_, err := Demo(DemoOptions{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: os.Getenv, Run: f.run})
 	if err == nil || !strings.Contains(err.Error(), `continuity now "Token refresh endpoint"`) || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("a failing step: %v", err)
 	}
@@ -123,7 +123,7 @@ func TestRunWithoutGitIdentity(t *testing.T) {
 	}
 	f := &fakeCLI{}
 	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": home}
-	if _, err := Run(Options{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: func(k string) string { return env[k] }, Run: f.run}); err != nil {
+	if _, err := Demo(DemoOptions{Host: claude.Host{}, Sample: claude.Sample{}, Getenv: func(k string) string { return env[k] }, Run: f.run}); err != nil {
 		t.Fatal(err)
 	}
 }

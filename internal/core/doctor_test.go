@@ -1,4 +1,4 @@
-package doctor
+package core
 
 import (
 	"strings"
@@ -7,13 +7,12 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/agent/codex"
-	"github.com/continuity-md/continuity/internal/setup"
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
 
 var all = []agent.Host{claude.Host{}, codex.Host{}}
 
-func checks(rep Report, name string) []Check {
+func checks(rep DoctorReport, name string) []Check {
 	var out []Check
 	for _, c := range rep.Checks {
 		if c.Name == name || strings.HasPrefix(c.Name, name+" ") && c.Agent != "" {
@@ -28,7 +27,7 @@ func checks(rep Report, name string) []Check {
 // the repository has not opted in.
 func TestNothingRegistered(t *testing.T) {
 	r := testrepo.New(t, false)
-	rep := Run(Options{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
+	rep := Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
 	if rep.OK || rep.Failed() == 0 {
 		t.Fatalf("nothing registered, yet OK: %+v", rep)
 	}
@@ -54,10 +53,10 @@ func TestNothingRegistered(t *testing.T) {
 // registration, and a suggested fix names a host that is not the default.
 func TestRegisteredHostsOnly(t *testing.T) {
 	r := testrepo.New(t, false)
-	if _, err := setup.Init(setup.Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
+	if _, err := Init(SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
 		t.Fatal(err)
 	}
-	rep := Run(Options{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
+	rep := Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
 	if len(rep.Hosts) != 1 || rep.Hosts[0].Agent != "codex" {
 		t.Fatalf("hosts %+v, want codex only", rep.Hosts)
 	}
@@ -70,7 +69,7 @@ func TestRegisteredHostsOnly(t *testing.T) {
 		t.Errorf("merge driver checks %+v", md)
 	}
 	// Named, a host without hooks is checked and fails.
-	rep = Run(Options{Project: r.Project(), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
+	rep = Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
 	if rep.OK || rep.Hosts[0].Agent != "claude" {
 		t.Errorf("--agent claude: %+v", rep.Hosts)
 	}

@@ -1,4 +1,4 @@
-package mergedriver
+package core
 
 import (
 	"strings"
@@ -10,12 +10,12 @@ import (
 
 const base = "---\nsession: auth\nnext:\n  - Tests\nupdated: 2026-11-20T10:00:00Z\n---\n"
 
-func merge(t *testing.T, r *testrepo.Repo, ours, theirs string, labels ...string) (Result, error) {
+func merge(t *testing.T, r *testrepo.Repo, ours, theirs string, labels ...string) (MergeResult, error) {
 	t.Helper()
 	r.Write("base.md", base)
 	r.Write("ours.md", ours)
 	r.Write("theirs.md", theirs)
-	o := Options{Base: "base.md", Ours: "ours.md", Theirs: "theirs.md", Path: "CONTINUITY_auth.md", Dir: r.Dir,
+	o := MergeOptions{Base: "base.md", Ours: "ours.md", Theirs: "theirs.md", Path: "CONTINUITY_auth.md", Dir: r.Dir,
 		Getenv: r.Getenv, Now: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)}
 	if len(labels) == 2 {
 		o.OursLabel, o.TheirsLabel = labels[0], labels[1]
@@ -50,7 +50,7 @@ func TestMergeByField(t *testing.T) {
 
 func TestMergeMissingSide(t *testing.T) {
 	r := testrepo.New(t, true)
-	_, err := Merge(Options{Base: "nosuch.md", Ours: "o", Theirs: "t", Path: "L.md", Dir: r.Dir, Getenv: r.Getenv})
+	_, err := Merge(MergeOptions{Base: "nosuch.md", Ours: "o", Theirs: "t", Path: "L.md", Dir: r.Dir, Getenv: r.Getenv})
 	if err == nil || err.Error() != "merge L.md: nosuch.md: no such file" {
 		t.Errorf("missing base: %v", err)
 	}

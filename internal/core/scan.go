@@ -2,7 +2,7 @@
 // one in the project's directories, or those staged for the next commit as
 // git will commit them (the pre-commit hook runs this). It reports where and
 // of what kind, never the secret itself.
-package scan
+package core
 
 import (
 	"context"
@@ -19,25 +19,25 @@ import (
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// Options say what to scan.
-type Options struct {
+// ScanOptions say what to scan.
+type ScanOptions struct {
 	Dir    string   // the working directory relative files are in
 	Files  []string // files or directories; none: every ledger and handoff
 	Staged bool     // the ledgers and handoffs staged for commit
 	Index  string   // with Staged: the index git commits ($GIT_INDEX_FILE; "" for the default)
 }
 
-// Hit is one secret found: where, and of what kind (never the
+// SecretHit is one secret found: where, and of what kind (never the
 // secret itself).
-type Hit struct {
+type SecretHit struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
 	Kind string `json:"kind"`
 }
 
-// Run scans and returns the secrets found and how many files it read.
-func Run(p *project.Project, o Options) ([]Hit, int, error) {
+// Scan scans and returns the secrets found and how many files it read.
+func Scan(p *project.Project, o ScanOptions) ([]SecretHit, int, error) {
 	r := p.Redactor()
 	type source struct {
 		name string
@@ -85,14 +85,14 @@ func Run(p *project.Project, o Options) ([]Hit, int, error) {
 			}
 		}
 	}
-	hits := []Hit{}
+	hits := []SecretHit{}
 	for _, s := range srcs {
 		b, err := s.read()
 		if err != nil {
 			return nil, 0, fmt.Errorf("scan %s: %w", s.name, err)
 		}
 		for _, f := range r.Scan(b) {
-			hits = append(hits, Hit{File: s.name, Line: f.Line, Col: f.Col, Kind: f.Kind})
+			hits = append(hits, SecretHit{File: s.name, Line: f.Line, Col: f.Col, Kind: f.Kind})
 		}
 	}
 	return hits, len(srcs), nil

@@ -3,7 +3,7 @@
 // directories, and add or remove the repository's own installers (the ledger
 // merge driver, the pre-commit scan). The byte-level edits are internal/install's;
 // this package decides which files to edit and writes them through safefile.
-package setup
+package core
 
 import (
 	"errors"
@@ -20,8 +20,8 @@ import (
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// Options are what init and uninstall work on.
-type Options struct {
+// SetupOptions are what init and uninstall work on.
+type SetupOptions struct {
 	Dir       string              // the project directory, absolute
 	Getenv    func(string) string // the environment
 	Hosts     []agent.Host        // the hosts to register with (or remove from)
@@ -41,9 +41,9 @@ type HostResult struct {
 	Rewrote  []string `json:"rewrote,omitempty"` // init: registrations moved from an older form, in the host's words
 }
 
-// Result is what init or uninstall did (their --json output), with Lines,
+// SetupResult is what init or uninstall did (their --json output), with Lines,
 // the text they print.
-type Result struct {
+type SetupResult struct {
 	Hosts       []HostResult `json:"hosts"`
 	LedgerDir   string       `json:"ledger_dir"`   // "" with --user
 	HandoffDir  string       `json:"handoff_dir"`  // "" with --user
@@ -52,7 +52,7 @@ type Result struct {
 	Lines       []string     `json:"-"`
 }
 
-func (r *Result) say(msg string) {
+func (r *SetupResult) say(msg string) {
 	if msg != "" {
 		r.Lines = append(r.Lines, msg)
 	}
@@ -61,8 +61,8 @@ func (r *Result) say(msg string) {
 // open is init's and uninstall's shared opening: an empty result, the
 // project, the scope, and a check that every host's settings parse before
 // any is written, so a malformed file leaves all of them as they were.
-func open(o Options) (Result, *project.Project, agent.Scope, error) {
-	res := Result{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
+func open(o SetupOptions) (SetupResult, *project.Project, agent.Scope, error) {
+	res := SetupResult{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
 	p, err := project.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, nil, 0, err
@@ -93,7 +93,7 @@ func open(o Options) (Result, *project.Project, agent.Scope, error) {
 // Init registers the hooks of o.Hosts running o.Program and, for a project
 // (not --user), creates the directories and registers the merge driver and,
 // with o.PreCommit, the pre-commit scan.
-func Init(o Options) (Result, error) {
+func Init(o SetupOptions) (SetupResult, error) {
 	res, p, scope, err := open(o)
 	if err != nil {
 		return res, err
@@ -147,7 +147,7 @@ func Init(o Options) (Result, error) {
 }
 
 // register registers h's hooks, running command, in its settings for scope.
-func register(o Options, p *project.Project, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
+func register(o SetupOptions, p *project.Project, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
 	r := HostResult{Agent: h.Name(), Title: h.Title(), Command: command}
 	path, err := h.SettingsPath(o.Getenv, p.Root, scope)
 	if err != nil {
@@ -175,7 +175,7 @@ func register(o Options, p *project.Project, scope agent.Scope, h agent.Host, co
 
 // Uninstall removes the hooks of o.Hosts and, once no host of o.All has
 // hooks left in the project, the merge driver and the pre-commit scan.
-func Uninstall(o Options) (Result, error) {
+func Uninstall(o SetupOptions) (SetupResult, error) {
 	res, p, scope, err := open(o)
 	if err != nil {
 		return res, err
@@ -224,7 +224,7 @@ func Uninstall(o Options) (Result, error) {
 // registeredHosts names the hosts whose project settings still register a
 // continuity hook (a file that cannot be read or parsed counts: uninstall
 // keeps the repository's installers rather than guess).
-func registeredHosts(o Options, p *project.Project) []string {
+func registeredHosts(o SetupOptions, p *project.Project) []string {
 	var names []string
 	for _, h := range o.All {
 		path, err := h.SettingsPath(o.Getenv, p.Root, agent.Project)

@@ -2,7 +2,7 @@
 // "continuity merge-ledger %O %A %B %P"): it merges the three versions field
 // by field with ledger.Merge and writes the result to OURS, falling back to
 // git's own line merge for a side that is not a valid ledger.
-package mergedriver
+package core
 
 import (
 	"context"
@@ -20,8 +20,8 @@ import (
 	"github.com/continuity-md/continuity/ledger"
 )
 
-// Options are git's arguments to the driver.
-type Options struct {
+// MergeOptions are git's arguments to the driver.
+type MergeOptions struct {
 	Base, Ours, Theirs, Path string
 	// Labels name the sides in conflict markers (git 2.44 and later pass
 	// the branches as %S, %X, %Y); "" or an unexpanded placeholder gives
@@ -32,15 +32,15 @@ type Options struct {
 	Now                               time.Time
 }
 
-// Result says how the merge went.
-type Result struct {
+// MergeResult says how the merge went.
+type MergeResult struct {
 	Conflicts int    // conflicts left as markers in OURS
 	ByLine    string // why the sides were merged line by line ("" when merged by field)
 }
 
 // Merge merges BASE, OURS and THEIRS into OURS.
-func Merge(o Options) (Result, error) {
-	var res Result
+func Merge(o MergeOptions) (MergeResult, error) {
+	var res MergeResult
 	abs := func(p string) string {
 		if filepath.IsAbs(p) {
 			return p
@@ -83,7 +83,7 @@ func Merge(o Options) (Result, error) {
 
 // mergeLines merges the three versions line by line with git merge-file,
 // conflict markers included.
-func mergeLines(o Options, abs func(string) string) ([]byte, int, error) {
+func mergeLines(o MergeOptions, abs func(string) string) ([]byte, int, error) {
 	out, err := gitfacts.Git{Repo: gitfacts.Repo{Root: o.Dir}}.Run(context.Background(),
 		"merge-file", "-p", "-L", mergeLabel(o.OursLabel, "ours"), "-L", mergeLabel(o.BaseLabel, "base"), "-L", mergeLabel(o.TheirsLabel, "theirs"),
 		abs(o.Ours), abs(o.Base), abs(o.Theirs))

@@ -1,4 +1,4 @@
-package setup
+package core
 
 import (
 	"errors"
@@ -15,8 +15,8 @@ import (
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
 
-func options(r *testrepo.Repo, hs ...agent.Host) Options {
-	return Options{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []agent.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
+func options(r *testrepo.Repo, hs ...agent.Host) SetupOptions {
+	return SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []agent.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
 }
 
 // TestInitUninstall: init registers the hooks, creates the directories and
