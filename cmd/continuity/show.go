@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/render"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -77,9 +76,9 @@ func runShow(a *app, o showOptions) error {
 		}
 	}
 	if !o.JSON {
-		render.Ledger(a.out, l)
+		Ledger(a.out, l)
 		if latest != nil {
-			render.HandoffLine(a.out, latest.Path, core.ContextSize(latest.Tokens))
+			HandoffLine(a.out, latest.Path, core.ContextSize(latest.Tokens))
 		}
 		return nil
 	}

@@ -1,7 +1,7 @@
 // Package render styles continuity's files for a person at a terminal: a
 // ledger's fields aligned, its lists marked, its markdown body styled by
 // its structure (goldmark), the text kept as written.
-package render
+package main
 
 import (
 	"bytes"

@@ -2,7 +2,7 @@
 // called and how they answer (as gh's pkg/cmdutil does): usage errors and
 // the argument checks that make them, the error already explained, the
 // --json writer, and wording helpers. It knows cobra, never a use case.
-package cmdutil
+package main
 
 import (
 	"encoding/json"
