@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,11 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/golden"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 var testMeta = Meta{
 	Session: "auth-refactor", Created: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC), Event: "pre-compact",
@@ -116,7 +113,7 @@ func TestRenderGolden(t *testing.T) {
 			if !bytes.Equal(out, again) {
 				t.Error("two renderings differ")
 			}
-			golden.Check(t, *update, name, out)
+			testkit.Check(t, name, out)
 
 			p, err := Parse(out)
 			if err != nil {

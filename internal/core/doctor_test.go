@@ -7,7 +7,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/agent/codex"
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 var all = []agent.Host{claude.Host{}, codex.Host{}}
@@ -26,8 +26,8 @@ func checks(rep DoctorReport, name string) []Check {
 // host, fails each of its hooks with the command that fixes it, and says
 // the repository has not opted in.
 func TestNothingRegistered(t *testing.T) {
-	r := testrepo.New(t, false)
-	rep := Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
+	r := testkit.New(t, false)
+	rep := Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, All: all, Default: "claude"})
 	if rep.OK || rep.Failed() == 0 {
 		t.Fatalf("nothing registered, yet OK: %+v", rep)
 	}
@@ -52,11 +52,11 @@ func TestNothingRegistered(t *testing.T) {
 // TestRegisteredHostsOnly: without --agent, doctor checks every host with a
 // registration, and a suggested fix names a host that is not the default.
 func TestRegisteredHostsOnly(t *testing.T) {
-	r := testrepo.New(t, false)
+	r := testkit.New(t, false)
 	if _, err := Init(SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
 		t.Fatal(err)
 	}
-	rep := Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, All: all, Default: "claude"})
+	rep := Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, All: all, Default: "claude"})
 	if len(rep.Hosts) != 1 || rep.Hosts[0].Agent != "codex" {
 		t.Fatalf("hosts %+v, want codex only", rep.Hosts)
 	}
@@ -69,7 +69,7 @@ func TestRegisteredHostsOnly(t *testing.T) {
 		t.Errorf("merge driver checks %+v", md)
 	}
 	// Named, a host without hooks is checked and fails.
-	rep = Doctor(DoctorOptions{Project: r.Project(), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
+	rep = Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
 	if rep.OK || rep.Hosts[0].Agent != "claude" {
 		t.Errorf("--agent claude: %+v", rep.Hosts)
 	}

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 const base = "---\nsession: auth\nnext:\n  - Tests\nupdated: 2026-11-20T10:00:00Z\n---\n"
 
-func merge(t *testing.T, r *testrepo.Repo, ours, theirs string, labels ...string) (MergeResult, error) {
+func merge(t *testing.T, r *testkit.Repo, ours, theirs string, labels ...string) (MergeResult, error) {
 	t.Helper()
 	r.Write("base.md", base)
 	r.Write("ours.md", ours)
@@ -27,7 +27,7 @@ func merge(t *testing.T, r *testrepo.Repo, ours, theirs string, labels ...string
 // marked with the branches' names; a side that is not a ledger falls back
 // to git's line merge.
 func TestMergeByField(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	res, err := merge(t, r, strings.Replace(base, "  - Tests\n", "  - Tests\n  - Docs\n", 1), strings.Replace(base, "  - Tests\n", "  - Tests\n  - Logout\n", 1))
 	if err != nil || res.Conflicts != 0 || res.ByLine != "" {
 		t.Fatalf("union: %+v, %v", res, err)
@@ -49,7 +49,7 @@ func TestMergeByField(t *testing.T) {
 }
 
 func TestMergeMissingSide(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	_, err := Merge(MergeOptions{Base: "nosuch.md", Ours: "o", Theirs: "t", Path: "L.md", Dir: r.Dir, Getenv: r.Getenv})
 	if err == nil || err.Error() != "merge L.md: nosuch.md: no such file" {
 		t.Errorf("missing base: %v", err)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 var secret = "AKIA" + "IOSFODNN7EXAMPLE"
@@ -13,11 +13,11 @@ var secret = "AKIA" + "IOSFODNN7EXAMPLE"
 // outside them); files named are read wherever they are; --staged reads the
 // index, not the work tree.
 func TestRunSources(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", "---\nsession: auth\n---\nkey "+secret+"\n")
 	r.Write("thoughts/shared/handoffs/auth/h.md", "clean\n")
 	r.Write("notes.txt", "key "+secret+"\n")
-	p := r.Project()
+	p := openProject(r)
 	hits, n, err := Scan(p, ScanOptions{Dir: r.Dir})
 	if err != nil || n != 2 || len(hits) != 1 || hits[0].File != "thoughts/ledgers/CONTINUITY_auth.md" || hits[0].Line != 4 {
 		t.Fatalf("default: %+v, %d files, %v", hits, n, err)

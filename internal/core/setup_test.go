@@ -12,10 +12,10 @@ import (
 	"github.com/continuity-md/continuity/internal/agent/codex"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
-func options(r *testrepo.Repo, hs ...agent.Host) SetupOptions {
+func options(r *testkit.Repo, hs ...agent.Host) SetupOptions {
 	return SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []agent.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
 }
 
@@ -23,7 +23,7 @@ func options(r *testrepo.Repo, hs ...agent.Host) SetupOptions {
 // the merge driver; again, it changes nothing; uninstall removes what it
 // added, and the merge driver once no host is left.
 func TestInitUninstall(t *testing.T) {
-	r := testrepo.New(t, false)
+	r := testkit.New(t, false)
 	o := options(r, claude.Host{}, codex.Host{})
 	res, err := Init(o)
 	if err != nil {
@@ -63,7 +63,7 @@ func TestInitUninstall(t *testing.T) {
 // TestInitRefusesMalformedSettings: a settings file that does not parse
 // stops init before any file is written, and is named with its line.
 func TestInitRefusesMalformedSettings(t *testing.T) {
-	r := testrepo.New(t, false)
+	r := testkit.New(t, false)
 	h := claude.Host{}
 	path, err := h.SettingsPath(r.Getenv, r.Dir, agent.Project)
 	if err != nil {
@@ -121,7 +121,7 @@ func TestAgentArg(t *testing.T) {
 // following the link; the script outside is left as it was. A hook in the
 // git directory, the user's own, is still written.
 func TestPreCommitSymlinkOutsideTree(t *testing.T) {
-	r := testrepo.New(t, false)
+	r := testkit.New(t, false)
 	outside := filepath.Join(t.TempDir(), "shared-hook.sh")
 	const script = "#!/bin/sh\necho shared\n"
 	if err := os.WriteFile(outside, []byte(script), 0o644); err != nil {

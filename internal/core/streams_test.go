@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -17,7 +17,7 @@ const ledgerSrc = "---\nsession: auth\ngoal: Ship JWT auth\nnow: Refresh endpoin
 
 // handoffFile writes a handoff of stream at created, by author, with tokens
 // in its front matter when > 0, and returns its path relative to the root.
-func handoffFile(r *testrepo.Repo, stream string, created time.Time, author string, tokens int) string {
+func handoffFile(r *testkit.Repo, stream string, created time.Time, author string, tokens int) string {
 	rel := fmt.Sprintf("thoughts/shared/handoffs/%s/%s_pre-compact_abcdef12.md", stream, created.UTC().Format("2006-01-02T15-04-05Z"))
 	fm := fmt.Sprintf("---\nsession: %s\ncreated: %s\nevent: pre-compact\nauthor: %s\nbranch: main\n", stream, created.UTC().Format(time.RFC3339), author)
 	if tokens > 0 {
@@ -31,12 +31,12 @@ func handoffFile(r *testrepo.Repo, stream string, created time.Time, author stri
 // handoffs, newest first, with the context size the handoff recorded (and
 // none when it recorded none).
 func TestListContextSize(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", ledgerSrc)
 	handoffFile(r, "auth", now.Add(-5*time.Hour), "Kim", 0)
 	latest := handoffFile(r, "auth", now.Add(-3*time.Hour), "Ana Newcomer", 153412)
 	handoffFile(r, "billing", now.Add(-time.Hour), "Kim", 0)
-	entries := List(r.Project(), "auth", 10, now)
+	entries := List(openProject(r), "auth", 10, now)
 	if len(entries) != 2 || entries[0].Name != "auth" || !entries[0].Active || entries[1].Path != "" {
 		t.Fatalf("entries %+v", entries)
 	}
@@ -53,18 +53,18 @@ func TestListContextSize(t *testing.T) {
 	if e.Recent[1].Tokens != 0 || ContextSize(e.Recent[1].Tokens) != "" {
 		t.Errorf("a handoff without tokens: %+v", e.Recent[1])
 	}
-	if one := List(r.Project(), "", 1, now); len(one[0].Recent) != 1 || one[0].Handoffs != 2 {
+	if one := List(openProject(r), "", 1, now); len(one[0].Recent) != 1 || one[0].Handoffs != 2 {
 		t.Errorf("--recent 1: %+v", one[0])
 	}
 }
 
 // TestSearch: lines match without case, filtered by stream, author and time.
 func TestSearch(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", ledgerSrc)
 	handoffFile(r, "auth", now.Add(-3*time.Hour), "Ana Newcomer", 0)
 	handoffFile(r, "auth", now.Add(-10*24*time.Hour), "Kim", 0)
-	p := r.Project()
+	p := openProject(r)
 	if hits := Search(p, Query{Text: "REFRESH"}); len(hits) != 4 {
 		t.Errorf("refresh: %d hits %+v, want 4 (the ledger's now and notes, one in each handoff)", len(hits), hits)
 	}
@@ -110,7 +110,7 @@ func TestAuthorMatches(t *testing.T) {
 // TestThin: of the older handoffs, only the last of each day stays; one
 // git does not track is spared; a dry run removes nothing.
 func TestThin(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	day := time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC)
 	var files []string
 	for i := 0; i < 3; i++ { // three on one day
@@ -120,7 +120,7 @@ func TestThin(t *testing.T) {
 	r.Git("add", ".")
 	r.Git("commit", "-q", "-m", "handoffs")
 	untracked := handoffFile(r, "auth", day.Add(30*time.Minute), "Kim", 0)
-	p := r.Project()
+	p := openProject(r)
 	dry, err := Thin(p, "auth", 1, true)
 	if err != nil {
 		t.Fatal(err)
@@ -138,8 +138,8 @@ func TestThin(t *testing.T) {
 }
 
 func TestThinOutsideGit(t *testing.T) {
-	r := testrepo.New(t, true)
-	p := r.Project()
+	r := testkit.New(t, true)
+	p := openProject(r)
 	p.Repo.Root = ""
 	if _, err := Thin(p, "auth", 1, false); !errors.Is(err, ErrNoGit) {
 		t.Errorf("Thin outside git: %v", err)
@@ -150,9 +150,9 @@ func TestThinOutsideGit(t *testing.T) {
 // next; a secret in an item is redacted; a ledger that does not parse is
 // left untouched.
 func TestEditAndNowMoved(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", ledgerSrc)
-	p := r.Project()
+	p := openProject(r)
 	path := r.Path("thoughts/ledgers/CONTINUITY_auth.md")
 	before, after, err := Edit(p, path, now, Change{Verb: "done", Items: []string{"Refresh endpoint"}})
 	if err != nil {
@@ -186,14 +186,14 @@ func TestEditAndNowMoved(t *testing.T) {
 
 // TestLint: problems carry their file and line; a missing file is one.
 func TestLint(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", ledgerSrc)
 	r.Write("thoughts/ledgers/CONTINUITY_bad.md", "---\nsession: bad\ndone: 3\n---\n")
-	rep, err := Lint(r.Project(), r.Dir, nil)
+	rep, err := Lint(openProject(r), r.Dir, nil)
 	if err != nil || rep.Files != 2 || rep.BadFiles() != 1 || rep.Problems[0].Line != 3 {
 		t.Errorf("lint: %+v, %v", rep, err)
 	}
-	rep, _ = Lint(r.Project(), r.Dir, []string{"nosuch.md"})
+	rep, _ = Lint(openProject(r), r.Dir, []string{"nosuch.md"})
 	if rep.BadFiles() != 1 || rep.Problems[0].Message != "no such file" {
 		t.Errorf("lint nosuch.md: %+v", rep)
 	}
@@ -202,8 +202,8 @@ func TestLint(t *testing.T) {
 // TestStartUseApply: a ledger starts active, is not started twice, and an
 // edit says what it did in the words the commands print.
 func TestStartUseApply(t *testing.T) {
-	r := testrepo.New(t, false)
-	p := r.Project()
+	r := testkit.New(t, false)
+	p := openProject(r)
 	path, _ := p.LedgerPath("auth")
 	if err := Start(p, "auth", path, "Ship JWT auth", now); err != nil {
 		t.Fatal(err)

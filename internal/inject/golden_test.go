@@ -1,18 +1,15 @@
 package inject
 
 import (
-	"flag"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/golden"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // goldenLedger is a small ledger with every field set.
 func goldenLedger(t *testing.T) *ledger.Ledger {
@@ -91,11 +88,11 @@ func TestRenderGolden(t *testing.T) {
 			if in.Ledger != nil || in.LedgerRaw != nil {
 				out += "\n-- message --\n" + Message(in)
 			}
-			golden.Check(t, *update, name+".txt", []byte(out+"\n"))
+			testkit.Check(t, name+".txt", []byte(out+"\n"))
 		})
 	}
 	t.Run("no-ledger", func(t *testing.T) {
-		golden.Check(t, *update, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
+		testkit.Check(t, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
 	})
 }
 

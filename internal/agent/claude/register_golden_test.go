@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/golden"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 const goldenCommand = "/usr/local/bin/continuity hook --agent claude"
@@ -32,7 +32,7 @@ func TestRegisterGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, _ := golden.Section(ar, "settings.json")
+			in, _ := testkit.Section(ar, "settings.json")
 			h := Host{}
 			before, err := h.Registered(in)
 			if err != nil && in != nil {
@@ -65,16 +65,16 @@ func TestRegisterGolden(t *testing.T) {
 			got := map[string][]byte{"status-before": status(before), "registered.json": out,
 				"status-after": status(after), "unregistered.json": removed}
 			for _, name := range []string{"status-before", "registered.json", "status-after", "unregistered.json"} {
-				if *update {
-					golden.SetSection(ar, name, got[name])
+				if *testkit.Update {
+					testkit.SetSection(ar, name, got[name])
 					continue
 				}
-				want, ok := golden.Section(ar, name)
+				want, ok := testkit.Section(ar, name)
 				if !ok || !bytes.Equal(got[name], want) {
 					t.Errorf("%s:\n%s\nwant:\n%s", name, got[name], want)
 				}
 			}
-			if *update {
+			if *testkit.Update {
 				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -3,10 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/transcript"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,9 +11,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the facts fixture from what the reader makes of the recording")
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
+	"github.com/continuity-md/continuity/internal/transcript"
+)
 
 func readFixture(t testing.TB, name, root string) *handoff.Facts {
 	t.Helper()
@@ -497,7 +496,7 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 // makes of that session.
 func TestFactsFixture(t *testing.T) {
 	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
-	if *update {
+	if *testkit.Update {
 		out, err := json.MarshalIndent(f, "", "  ")
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +12,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden sections of testdata/register/*.txtar")
 
 const testCommand = "/usr/local/bin/continuity hook --agent codex"
 
@@ -105,7 +103,7 @@ func TestRegisterGolden(t *testing.T) {
 			}
 			for name, data := range got {
 				want, ok := section(ar, name)
-				if *update {
+				if *testkit.Update {
 					setSection(ar, name, data)
 					continue
 				}
@@ -113,7 +111,7 @@ func TestRegisterGolden(t *testing.T) {
 					t.Errorf("%s:\n%s\nwant:\n%s", name, data, want)
 				}
 			}
-			if *update {
+			if *testkit.Update {
 				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/register")
 
 const hookCommand = "/usr/local/bin/continuity hook --agent gemini"
 
@@ -40,7 +38,7 @@ func TestRegisterGolden(t *testing.T) {
 				t.Fatalf("Register: changed %v, %v", changed, err)
 			}
 			golden := filepath.Join("testdata", "register", name+".golden.json")
-			if *update {
+			if *testkit.Update {
 				if err := os.WriteFile(golden, out, 0o644); err != nil {
 					t.Fatal(err)
 				}

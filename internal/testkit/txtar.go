@@ -1,4 +1,4 @@
-package golden
+package testkit
 
 import "github.com/rogpeppe/go-internal/txtar"
 

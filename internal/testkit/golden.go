@@ -1,20 +1,22 @@
-// Package golden compares a test's output with a golden file under
-// testdata/golden, and rewrites the file instead when the test runs with
-// -update: goldens change by the flag, never by hand.
-package golden
+package testkit
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// Check compares got with testdata/golden/name, or writes it there when update is set.
-func Check(t testing.TB, update bool, name string, got []byte) {
+// Update is the one -update flag of every test binary that uses the kit:
+// goldens change by the flag, never by hand.
+var Update = flag.Bool("update", false, "rewrite golden files from what the tests produce")
+
+// Check compares got with testdata/golden/name, or writes it there under -update.
+func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if update {
+	if *Update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

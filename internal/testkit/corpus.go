@@ -1,7 +1,4 @@
-// Package redacttest gives tests the fake-secret corpus of
-// testdata/secrets/corpus.txtar: one secret per entry, in the line of text
-// that carries it.
-package redacttest
+package testkit
 
 import (
 	"encoding/json"

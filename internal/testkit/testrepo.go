@@ -1,7 +1,4 @@
-// Package testrepo makes temporary git repositories for the use cases'
-// unit tests: a work tree with one commit, a user, and an environment that
-// keeps continuity's state and configuration inside the test's directories.
-package testrepo
+package testkit
 
 import (
 	"context"
@@ -10,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -52,16 +48,6 @@ func (r *Repo) Git(args ...string) string {
 		r.T.Fatalf("git %v: %v", args, err)
 	}
 	return string(out)
-}
-
-// Project opens the repository's project.
-func (r *Repo) Project() *project.Project {
-	r.T.Helper()
-	p, err := project.OpenWith(r.Dir, r.Getenv)
-	if err != nil {
-		r.T.Fatal(err)
-	}
-	return p
 }
 
 // Path is rel's absolute path in the work tree.
