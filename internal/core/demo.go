@@ -9,7 +9,7 @@ import _ "embed"
 
 // Transcript is the recorded session, byte for byte.
 //
-//go:embed transcript.jsonl
+//go:embed demo_transcript.jsonl
 var Transcript []byte
 
 // ProjectDir is the project directory the transcript was recorded in; the

@@ -26,7 +26,7 @@ func (e Entry) Text() string { return e.Pre + e.Secret + e.Post }
 func Corpus(tb testing.TB) []Entry {
 	tb.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(here), "..", "..", "..", "testdata", "secrets", "corpus.txtar")
+	path := filepath.Join(filepath.Dir(here), "..", "..", "testdata", "secrets", "corpus.txtar")
 	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		tb.Fatal(err)
