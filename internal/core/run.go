@@ -11,8 +11,8 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // Sample is a host's way of playing the recorded session: how a person
@@ -205,7 +205,7 @@ func play(o DemoOptions, tmp, root string) (*DemoReport, error) {
 // compaction runs the hooks the host runs around a compaction, then reads
 // the ledger, the handoff and the injected context for the report.
 func compaction(o DemoOptions, rep *DemoReport, getenv func(string) string, root, transcript string) error {
-	p, err := project.OpenWith(root, getenv)
+	p, err := workspace.OpenWith(root, getenv)
 	if err != nil {
 		return err
 	}

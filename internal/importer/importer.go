@@ -15,14 +15,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
 // Options say what to import.
 type Options struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Dir     string   // the working directory relative FILEs are in
 	Files   []string // the files named
 	All     bool     // every ledger, and a root CONTINUITY.md
@@ -139,7 +139,7 @@ func slugName(s string) string {
 		}
 	}
 	out := strings.Trim(b.String(), "-._")
-	if out == "" || project.CheckName(out) != nil {
+	if out == "" || workspace.CheckName(out) != nil {
 		return "main"
 	}
 	return out

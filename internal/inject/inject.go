@@ -13,7 +13,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -22,10 +22,10 @@ import (
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// MaxBudget is the largest budget accepted (workspace.MaxBudget, where the
 // setting is checked): anything at or over a host's 10,000 cliff would be
 // cut off by the host.
-const MaxBudget = config.MaxBudget
+const MaxBudget = workspace.MaxBudget
 
 // Input is what an injection is made from.
 type Input struct {
