@@ -88,7 +88,8 @@ var continuityLike = sync.OnceValue(func() *regexp.Regexp {
 // directory's README or index.
 func IsFile(name string) bool {
 	// Every name handoffName matches (continuity's own) passes the test
-	// below too, so the pattern is not compiled here.
+	// below too, so the pattern is not compiled here: the hook checks its
+	// memo of the latest handoff with this on every session start.
 	ext := strings.ToLower(filepath.Ext(name))
 	if ext != ".md" && ext != ".yaml" && ext != ".yml" {
 		return false

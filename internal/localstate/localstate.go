@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -122,4 +123,42 @@ func (s *State) write(path string, data []byte) error {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil
+}
+
+// maxMemo bounds a memo read back.
+const maxMemo = 4 << 10
+
+// Memo returns the memo named slot (a cache of something the workspace
+// would otherwise recompute) and when it was written, by the file
+// system's clock.
+func (s *State) Memo(slot string) ([]byte, time.Time, error) {
+	path := filepath.Join(s.Dir, "memo", slot)
+	b, err := safefile.Read(path, safefile.Options{Root: s.Dir, MaxSize: maxMemo})
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return b, fi.ModTime(), nil
+}
+
+// SetMemo writes the memo named slot, unsynced (it is a cache), as a new
+// file: its modification time must be now, even when its content is what
+// the memo already said. A slot is a plain file name.
+func (s *State) SetMemo(slot string, content []byte) error {
+	if slot == "" || filepath.Base(slot) != slot || strings.HasPrefix(slot, ".") {
+		return fmt.Errorf("memo %q: not a plain name", slot)
+	}
+	path := filepath.Join(s.Dir, "memo", slot)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	opts := s.Options()
+	opts.NoSync = true
+	return safefile.Update(path, opts, func([]byte) ([]byte, error) { return content, nil })
 }

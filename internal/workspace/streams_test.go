@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"github.com/continuity-md/continuity/internal/localstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func ccTree(t *testing.T, files map[string]string) *Workspace {
 		}
 	}
 	return &Workspace{Root: root, LedgerDir: filepath.Join(root, "thoughts", "ledgers"),
-		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs")}
+		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs"), Local: localstate.New(filepath.Join(root, ".state"), nil)}
 }
 
 // TestCCStreams: CONTINUITY_CLAUDE-x.md and the handoff folder x are one
