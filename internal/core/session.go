@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -50,7 +51,7 @@ func LoadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read ledger %s: %w", p.Rel(path), err)
 	}
-	l, err := ledger.Parse(p.Rel(path), src)
+	l, err := compat.ParseLedger(p.Rel(path), src)
 	if err != nil {
 		return nil, src, err
 	}
