@@ -151,14 +151,7 @@ func Parse(path string, src []byte) (*Ledger, error) {
 		return nil, err
 	}
 	if !hasFrontMatterStart(src) {
-		l, ok := parseSections(path, src)
-		if !ok {
-			return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
-		}
-		if i := invalidUTF8(src); i >= 0 {
-			return nil, Problems{{Path: path, Line: lineOf(src, i), Msg: "ledger is not valid UTF-8"}}
-		}
-		return l, nil
+		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
 	}
 	d, err := parseFront(path, src)
 	if err != nil {
@@ -168,11 +161,14 @@ func Parse(path string, src []byte) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	present := map[string]bool{}
+	var extra strings.Builder
 	for _, e := range d.entries {
-		present[e.key.Value] = true
+		l.Present = append(l.Present, e.key.Value)
+		if !scalarKeys[e.key.Value] && !listKeys[e.key.Value] {
+			extra.Write(src[e.lineStart:e.limit])
+		}
 	}
-	fillFromBody(l, present)
+	l.Extra = extra.String()
 	return l, nil
 }
 

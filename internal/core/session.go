@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
@@ -50,7 +51,7 @@ func LoadLedger(p *workspace.Workspace, name string) (*ledger.Ledger, []byte, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("read ledger %s: %w", p.Rel(path), err)
 	}
-	l, err := ledger.Parse(p.Rel(path), src)
+	l, err := compat.ParseLedger(p.Rel(path), src)
 	if err != nil {
 		return nil, src, err
 	}

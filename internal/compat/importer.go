@@ -3,7 +3,7 @@
 // kept by an agent) to continuity's front matter form: in place and
 // atomically, or copied into the ledger directory. ledger.Import does the
 // conversion of the bytes; this package picks the files and writes them.
-package importer
+package compat
 
 import (
 	"bytes"
@@ -17,7 +17,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
-	"github.com/continuity-md/continuity/ledger"
 )
 
 // Options say what to import.
@@ -168,7 +167,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 	}
 	targetRel := p.Rel(j.Target)
 	convert := func(in []byte) ([]byte, error) {
-		out, err := ledger.Import(targetRel, in, mtime)
+		out, err := Import(targetRel, in, mtime)
 		if err != nil {
 			return nil, err
 		}
@@ -176,7 +175,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 		return []byte(p.Redact(string(out))), nil
 	}
 	out, err := convert(src)
-	if errors.Is(err, ledger.ErrNothingToImport) {
+	if errors.Is(err, ErrNothingToImport) {
 		r.Action = "already"
 		return nil, r
 	}
@@ -226,7 +225,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 
 // summarize counts what the converted ledger holds.
 func summarize(r *Result, path string, out []byte) {
-	l, err := ledger.Parse(path, out)
+	l, err := ParseLedger(path, out)
 	if err != nil {
 		return
 	}
