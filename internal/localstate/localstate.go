@@ -24,25 +24,34 @@ import (
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// State is one worktree's local state, in the directory Dir.
+// State is one worktree's local state, in the directory Dir, and what
+// it shares with the repository's other worktrees, in Common.
 type State struct {
-	// Dir holds the state: <git dir>/continuity in a repository.
+	// Dir holds the worktree's state: <git dir>/continuity in a repository.
 	Dir string
+	// Common holds what every worktree of the repository sees (its
+	// sessions): <common git dir>/continuity/shared; "" outside a
+	// repository.
+	Common string
 	// redact returns its argument with every secret replaced: a session id
 	// that holds one never names a file.
 	redact   func(string) string
 	lockOnce sync.Once
 	locks    string // see LockDir
+
+	commonOnce  sync.Once
+	commonLocks string // see commonLockDir
 }
 
-// New returns the local state kept in dir. redact (nil: none beyond the
+// New returns the local state kept in dir, sharing common with the
+// repository's other worktrees ("" for none). redact (nil: none beyond the
 // built-in rules) is the repository's redaction, applied to the names of
 // state files.
-func New(dir string, redact func(string) string) *State {
+func New(dir, common string, redact func(string) string) *State {
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
-	return &State{Dir: dir, redact: redact}
+	return &State{Dir: dir, Common: common, redact: redact}
 }
 
 // LockDir is where locks and temporary files go, for local state and the

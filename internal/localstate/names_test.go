@@ -11,7 +11,7 @@ import (
 // the repository's own; anything else is named by its digest, inside the
 // sessions directory.
 func TestSessionFileNames(t *testing.T) {
-	st := New("/s", func(s string) string { return strings.ReplaceAll(s, "acme-internal", "[REDACTED]") })
+	st := New("/s", "", func(s string) string { return strings.ReplaceAll(s, "acme-internal", "[REDACTED]") })
 	for _, c := range []struct {
 		id    string
 		plain bool

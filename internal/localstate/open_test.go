@@ -89,5 +89,5 @@ func marks(t *testing.T, p *State) int {
 // test's own, and the time its tests write at.
 func stateProject(t *testing.T) (*State, time.Time) {
 	root := t.TempDir()
-	return New(filepath.Join(root, ".state"), nil), time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	return New(filepath.Join(root, ".state"), filepath.Join(root, ".common"), nil), time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
 }

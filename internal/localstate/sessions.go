@@ -73,12 +73,16 @@ type Session struct {
 // redaction rules change, is named by its digest: a payload can carry
 // anything, and neither a path nor a secret reaches the disk as a name.
 func (st *State) sessionFile(id string) string {
-	key := id
+	return filepath.Join(st.SessionsDir(), st.fileKey(id)+".json")
+}
+
+// fileKey is the name agent session id's files go by.
+func (st *State) fileKey(id string) string {
 	if redact.SafeName(id) != id || st.redact(id) != id {
 		sum := sha256.Sum256([]byte(id))
-		key = "h-" + hex.EncodeToString(sum[:12])
+		return "h-" + hex.EncodeToString(sum[:12])
 	}
-	return filepath.Join(st.SessionsDir(), key+".json")
+	return id
 }
 
 // maxSessionFile bounds a session's state file read back.

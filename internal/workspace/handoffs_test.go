@@ -15,7 +15,7 @@ import (
 // added or removed) or when the memo is too close to the change to trust.
 func TestLatestHandoffMemo(t *testing.T) {
 	root := t.TempDir()
-	p := &Workspace{Root: root, HandoffDir: filepath.Join(root, "handoffs"), Local: localstate.New(filepath.Join(root, "state"), nil)}
+	p := &Workspace{Root: root, HandoffDir: filepath.Join(root, "handoffs"), Local: localstate.New(filepath.Join(root, "state"), "", nil)}
 	dir := filepath.Join(p.HandoffDir, "auth")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ func ccTree(t *testing.T, files map[string]string) *Workspace {
 		}
 	}
 	return &Workspace{Root: root, LedgerDir: filepath.Join(root, "thoughts", "ledgers"),
-		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs"), Local: localstate.New(filepath.Join(root, ".state"), nil)}
+		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs"), Local: localstate.New(filepath.Join(root, ".state"), "", nil)}
 }
 
 // TestCCStreams: CONTINUITY_CLAUDE-x.md and the handoff folder x are one

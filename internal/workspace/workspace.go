@@ -55,11 +55,12 @@ func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 		return nil, fmt.Errorf("project directory %s: not a directory", dir)
 	}
 	p := &Workspace{Root: abs}
-	var stateDir string
+	var stateDir, common string
 	if repo, err := gitfacts.Find(abs); err == nil {
 		p.Repo = repo
 		p.Root = repo.Root
 		stateDir = filepath.Join(repo.GitDir, "continuity")
+		common = filepath.Join(repo.CommonDir, "continuity", "shared")
 	} else {
 		base := getenv("XDG_STATE_HOME")
 		if base == "" {
@@ -73,7 +74,7 @@ func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 		stateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
 	}
 	p.Config = LoadConfig(p.Root, UserConfigDir(getenv), getenv)
-	p.Local = localstate.New(stateDir, p.Redact)
+	p.Local = localstate.New(stateDir, common, p.Redact)
 	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.LedgerDir))
 	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.HandoffDir))
 	return p, nil
