@@ -59,6 +59,14 @@ type Config struct {
 		Max  int `yaml:"max" json:"max"`
 	} `yaml:"retention" json:"retention"`
 	Disable bool `yaml:"disable" json:"disable"`
+	// Worktrees says whether a stream of the same name is one stream across
+	// the repository's worktrees (shared: a start is given the newest
+	// handoff and ledger state written in any of them) or each worktree's
+	// own (isolated).
+	Worktrees string `yaml:"worktrees" json:"worktrees"`
+	// Subagents says what a subagent is given when it starts: full,
+	// short (goal, now, next) or none.
+	Subagents string `yaml:"subagents" json:"subagents"`
 }
 
 // Duration is a time.Duration written as 90m, 36h or 7d.
@@ -111,6 +119,8 @@ func DefaultConfig() Config {
 	c.StaleAfter = Duration(7 * 24 * time.Hour)
 	c.Retention.Days = 30
 	c.Retention.Max = 200
+	c.Worktrees = "shared"
+	c.Subagents = "short"
 	return c
 }
 
@@ -197,6 +207,7 @@ func (l *LoadedConfig) file(path, within string) {
 // known lists the configuration's keys and, for nested ones, their keys.
 var known = map[string][]string{
 	"ledger_dir": nil, "handoff_dir": nil, "budget": nil, "sources": nil, "stale_after": nil, "disable": nil,
+	"worktrees": nil, "subagents": nil,
 	"handoff": {"sections", "max_bytes", "template"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
 }
 
@@ -205,7 +216,7 @@ var known = map[string][]string{
 func decodeKey(c *Config, key string, v *yaml.Node) error {
 	sub, ok := known[key]
 	if !ok {
-		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable)")
+		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable, worktrees, subagents)")
 	}
 	if sub != nil && v.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(v.Content); i += 2 {
@@ -295,6 +306,12 @@ func (c Config) check() error {
 		if _, err := redact.New(c.Redact); err != nil {
 			return err
 		}
+	}
+	if c.Worktrees != "shared" && c.Worktrees != "isolated" {
+		return fmt.Errorf("worktrees must be shared or isolated, got %q", c.Worktrees)
+	}
+	if c.Subagents != "full" && c.Subagents != "short" && c.Subagents != "none" {
+		return fmt.Errorf("subagents must be full, short or none, got %q", c.Subagents)
 	}
 	if c.Retention.Days < 0 || c.Retention.Max < 0 {
 		return errors.New("retention days and max must not be negative")
