@@ -109,7 +109,7 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 func others(p *workspace.Workspace, stream, self string, ledgerFiles []string, now time.Time) []inject.Other {
 	var out []inject.Other
 	for _, r := range p.Local.RepoSessions() {
-		if r.ID == self || !Live(r, now) {
+		if r.ID == self || !Live(r, now) || !sameRepository(p, r.Worktree) {
 			continue
 		}
 		var shared []string
