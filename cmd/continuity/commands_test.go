@@ -46,6 +46,7 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
 		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
+		{[]string{"status", "--json"}, statusOptions{JSON: true}},
 	}
 	for _, tt := range tests {
 		var got any
