@@ -22,8 +22,6 @@ import (
 	"slices"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // A change is one splice of a ledger: src[start:end] became text.
@@ -66,7 +64,7 @@ func (d *frontDoc) checkLocal(out []byte, changes []change) (*frontDoc, bool) {
 		return nil, false
 	}
 	// The delimiters must be where they were, moved by what changed.
-	b, found, err := frontmatter.Split(out)
+	b, found, err := SplitFront(out)
 	if err != nil || !found || b.Dots || b.Start != d.fmStart || b.End != d.fmEnd+len(out)-len(d.src) {
 		return nil, false
 	}
@@ -197,7 +195,7 @@ func (d *frontDoc) parseChunk(text []byte, ch chunk) (*frontDoc, bool) {
 	b.Write(text)
 	b.WriteString("---" + d.eol)
 	syn := b.Bytes()
-	if blk, found, err := frontmatter.Split(syn); err != nil || !found || blk.Body != len(syn) {
+	if blk, found, err := SplitFront(syn); err != nil || !found || blk.Body != len(syn) {
 		return nil, false
 	}
 	part, err := parseFront(d.path, syn)

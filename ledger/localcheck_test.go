@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -208,7 +209,7 @@ func agrees(t *testing.T, d *frontDoc, out []byte, changes []change) bool {
 func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 	r := rand.New(rand.NewSource(15))
 	n, parsed, vouched := 3000, 0, 0
-	if testing.Short() {
+	if testkit.Short() {
 		n = 500
 	}
 	stamp := "2026-11-25T14:00:00Z"
@@ -292,7 +293,7 @@ func randomSplice(r *rand.Rand, d *frontDoc) change {
 func TestLocalCheckRandomSplices(t *testing.T) {
 	r := rand.New(rand.NewSource(1515))
 	n, vouched, broken := 20000, 0, 0
-	if testing.Short() {
+	if testkit.Short() {
 		n = 3000
 	}
 	for i := 0; i < n; i++ {
