@@ -199,8 +199,7 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	// A byte order mark inside: yaml.v3 reads one at a line's start as part
 	// of the key or skips it, by where it falls in its 512-byte reads, so
-	// the same line would parse one way here and another in a chunk an edit
-	// checks (localcheck.go).
+	// the same line could parse one way before an edit and another after.
 	if i := bytes.Index(yml, bom); i >= 0 {
 		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter holds a byte order mark (U+FEFF)"}}
 	}
