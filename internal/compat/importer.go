@@ -1,9 +1,10 @@
-// Package importer converts ledgers that keep their fields in markdown
-// sections (Continuous-Claude's, in both its forms, and a root CONTINUITY.md
-// kept by an agent) to continuity's front matter form: in place and
-// atomically, or copied into the ledger directory. ledger.Import does the
-// conversion of the bytes; this package picks the files and writes them.
 package compat
+
+// The import use case: ledgers that keep their fields in markdown sections
+// (Continuous-Claude's, in both its forms, and a root CONTINUITY.md kept by an
+// agent) converted to continuity's front matter form, in place and
+// atomically, or copied into the ledger directory. Import converts the
+// bytes; this file picks the files and writes them.
 
 import (
 	"bytes"
