@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -105,7 +105,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
-		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
+		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, compat.ParseHandoff, handoffCodec); herr == nil {
 			in.Handoff = parsed
 			in.HandoffPath = p.Rel(hpath)
 		}
@@ -176,7 +176,7 @@ func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
 	if err != nil {
 		return Injection{}, false
 	}
-	h, err := handoff.Parse(src)
+	h, err := compat.ParseHandoff(src)
 	if err != nil {
 		return Injection{}, false
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -72,7 +73,7 @@ func ReadHandoff(p *project.Project, path string, now time.Time) (h Handoff, met
 	if err != nil {
 		return h, meta, false
 	}
-	parsed, err := handoff.Parse(src)
+	parsed, err := compat.ParseHandoff(src)
 	if err != nil {
 		return h, meta, false
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -161,7 +162,7 @@ func (p *Project) looseOwner(path, only string) string {
 	if err != nil {
 		return ""
 	}
-	if h, err := handoff.Parse(src); err == nil && h.Meta.Session != "" {
+	if h, err := compat.ParseHandoff(src); err == nil && h.Meta.Session != "" {
 		return strings.TrimPrefix(h.Meta.Session, "CLAUDE-")
 	}
 	for _, m := range ledgerMention().FindAllSubmatch(src, -1) {
