@@ -173,4 +173,3 @@ func SplitFrontMatter(src []byte) (fm, body []byte, err error) {
 	}
 	return b.YAML(src), src[b.Body:], nil
 }
-
