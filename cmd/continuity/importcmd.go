@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type importOptions struct {
@@ -58,7 +58,7 @@ func runImport(a *app, opts importOptions) error {
 		return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
 	}
 	if opts.Name != "" {
-		if err := project.CheckName(opts.Name); err != nil {
+		if err := workspace.CheckName(opts.Name); err != nil {
 			return usageError{Err: fmt.Errorf("--name: %w", err)}
 		}
 	}

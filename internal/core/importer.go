@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/compat"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ImportOptions say what to import.
 type ImportOptions struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Dir     string   // the working directory relative FILEs are in
 	Files   []string // the files named
 	All     bool     // every ledger, and a root CONTINUITY.md
@@ -135,7 +135,7 @@ func slugName(s string) string {
 		}
 	}
 	out := strings.Trim(b.String(), "-._")
-	if out == "" || project.CheckName(out) != nil {
+	if out == "" || workspace.CheckName(out) != nil {
 		return "main"
 	}
 	return out

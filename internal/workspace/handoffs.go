@@ -1,10 +1,7 @@
-package project
+package workspace
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,14 +25,16 @@ const racyWindow = 2 * time.Second
 // handoff.Latest does, without listing the directory each time: the answer
 // is remembered in local state with the directory's modification time,
 // size and inode, and used while they are unchanged (adding, removing or
-// renaming a handoff changes them). A memo written within racyWindow of the
-// directory's change is not trusted, so two changes within one tick of a
-// coarse clock cannot hide the second. Errors are handoff.Latest's.
+// renaming a handoff changes them). Listing 100,000 handoffs costs a start
+// half a second; the memo keeps a start as fast with them as with 2,000.
+// A memo written within racyWindow of the directory's change is not
+// trusted, so two changes within one tick of a coarse clock cannot hide
+// the second. Errors are handoff.Latest's.
 //
 // A Continuous-Claude tree also keeps handoffs directly in the handoff
 // directory, outside any stream's folder; the newest of those attributed to
 // name (see Loose) is compared by date with the folder's newest.
-func (p *Project) LatestHandoff(name string) (string, error) {
+func (p *Workspace) LatestHandoff(name string) (string, error) {
 	path, err := p.latestInDir(name)
 	loose := p.Loose(name, 1)
 	if len(loose) == 0 {
@@ -48,8 +47,8 @@ func (p *Project) LatestHandoff(name string) (string, error) {
 }
 
 // latestInDir is LatestHandoff within the stream's own folder.
-func (p *Project) latestInDir(name string) (string, error) {
-	dir, err := p.HandoffSessionDir(name)
+func (p *Workspace) latestInDir(name string) (string, error) {
+	dir, err := p.StreamHandoffDir(name)
 	if err != nil {
 		return "", err
 	}
@@ -58,15 +57,10 @@ func (p *Project) latestInDir(name string) (string, error) {
 		return handoff.Latest(dir)
 	}
 	key := dirKey(fi)
-	memo := filepath.Join(p.StateDir, "latest", name)
-	if f, err := os.Open(memo); err == nil {
-		var buf [512]byte
-		n, _ := f.Read(buf[:])
-		mfi, serr := f.Stat()
-		f.Close()
-		k, base, ok := strings.Cut(strings.TrimSpace(string(buf[:n])), " ")
-		if ok && serr == nil && k == key && mfi.ModTime().Sub(fi.ModTime()) >= racyWindow &&
-			base == filepath.Base(base) && handoff.IsFile(base) {
+	slot := "latest-" + name
+	if b, made, err := p.Local.Memo(slot); err == nil && made.Sub(fi.ModTime()) >= racyWindow {
+		k, base, ok := strings.Cut(strings.TrimSpace(string(b)), " ")
+		if ok && k == key && base == filepath.Base(base) && handoff.IsFile(base) {
 			return filepath.Join(dir, base), nil
 		}
 	}
@@ -75,7 +69,7 @@ func (p *Project) latestInDir(name string) (string, error) {
 		return "", err
 	}
 	// Best effort: without the memo the next call lists the directory again.
-	_ = p.writeMemo(memo, key+" "+filepath.Base(path)+"\n")
+	_ = p.Local.SetMemo(slot, []byte(key+" "+filepath.Base(path)+"\n"))
 	return path, nil
 }
 
@@ -88,22 +82,7 @@ func dirKey(fi os.FileInfo) string {
 	return fmt.Sprintf("%d.%d.%d", fi.ModTime().UnixNano(), fi.Size(), ino)
 }
 
-// writeMemo writes a memo in local state, unsynced (it is a cache), as a
-// new file: its modification time must be now, even when its content is
-// what an untrusted memo already said.
-func (p *Project) writeMemo(path, content string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	opts := p.StateOptions()
-	opts.NoSync = true
-	return safefile.Update(path, opts, func([]byte) ([]byte, error) { return []byte(content), nil })
-}
-
-// maxLooseRead bounds what is read of a loose handoff to attribute it.
+// maxLooseRead bounds a loose handoff read to attribute it.
 const maxLooseRead = 256 << 10
 
 // Loose returns the handoffs kept directly in the handoff directory (not
@@ -113,7 +92,7 @@ const maxLooseRead = 256 << 10
 // "CLAUDE-" prefix aside); one that names none belongs to the stream whose
 // ledger it mentions (CONTINUITY_CLAUDE-name.md or CONTINUITY_name.md);
 // one that does neither belongs to the only stream, when there is one.
-func (p *Project) Loose(name string, limit int) []string {
+func (p *Workspace) Loose(name string, limit int) []string {
 	ents, err := os.ReadDir(p.HandoffDir)
 	if err != nil {
 		return nil
@@ -152,14 +131,9 @@ func (p *Project) Loose(name string, limit int) []string {
 }
 
 // looseOwner names the stream a loose handoff belongs to, or "".
-func (p *Project) looseOwner(path, only string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	src, err := io.ReadAll(io.LimitReader(f, maxLooseRead))
-	f.Close()
-	if err != nil {
+func (p *Workspace) looseOwner(path, only string) string {
+	src, err := safefile.Read(path, safefile.Options{Root: p.Root, MaxSize: maxLooseRead})
+	if err != nil { // a file larger than any handoff is none of a stream's
 		return ""
 	}
 	if h, err := compat.ParseHandoff(src); err == nil && h.Meta.Session != "" {
@@ -178,7 +152,7 @@ var ledgerMention = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // streamNames lists the work streams: ledgers and handoff folders.
-func (p *Project) streamNames() []string {
+func (p *Workspace) streamNames() []string {
 	seen := map[string]bool{}
 	var names []string
 	ls, _ := p.Ledgers()
@@ -201,8 +175,8 @@ func (p *Project) streamNames() []string {
 
 // HandoffFiles returns work stream name's handoffs, oldest first: those in
 // its folder and the loose ones attributed to it (see Loose).
-func (p *Project) HandoffFiles(name string) []string {
-	dir, err := p.HandoffSessionDir(name)
+func (p *Workspace) HandoffFiles(name string) []string {
+	dir, err := p.StreamHandoffDir(name)
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package project
+package workspace
 
 import (
 	"os"
@@ -67,21 +67,5 @@ func TestHandoffTemplateOnlyTracked(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || text != "" {
 			t.Errorf("%s: %q, %v; want an error saying %q", name, text, err, want)
 		}
-	}
-}
-
-func TestSecretSessionIDNamesNoFile(t *testing.T) {
-	p, err := Open(gitRepo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{"ghp_" + strings.Repeat("a1B2", 9), "AKIA" + "IOSFODNN7EXAMPLE"} {
-		f := p.sessionFile(id)
-		if strings.Contains(f, id) {
-			t.Errorf("session %q is stored as %s", id, f)
-		}
-	}
-	if f := p.sessionFile("930cbd59-1111-4222-8333-444455556666"); filepath.Base(f) != "930cbd59-1111-4222-8333-444455556666.json" {
-		t.Errorf("a plain session id is stored as %s", f)
 	}
 }

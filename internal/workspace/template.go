@@ -1,4 +1,4 @@
-package project
+package workspace
 
 import (
 	"context"
@@ -23,7 +23,7 @@ const MaxTemplateSize = 64 << 10
 // repository would otherwise be copied into every committed handoff. On a
 // problem it returns "" and an error saying why; the caller then renders
 // with the built-in template.
-func (p *Project) HandoffTemplate() (string, error) {
+func (p *Workspace) HandoffTemplate() (string, error) {
 	name := p.Config.Handoff.Template
 	if name == "" {
 		return "", nil

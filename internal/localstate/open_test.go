@@ -1,4 +1,4 @@
-package project
+package localstate
 
 import (
 	"os"
@@ -36,8 +36,8 @@ func TestUnfinished(t *testing.T) {
 	}
 	// The marks are links to one empty file, not files of their own: a
 	// session start makes no inode for its mark.
-	ma, errA := os.Stat(filepath.Join(p.StateDir, "open", filepath.Base(p.sessionFile("a"))))
-	mb, errB := os.Stat(filepath.Join(p.StateDir, "open", filepath.Base(p.sessionFile("b"))))
+	ma, errA := os.Stat(filepath.Join(p.Dir, "open", filepath.Base(p.sessionFile("a"))))
+	mb, errB := os.Stat(filepath.Join(p.Dir, "open", filepath.Base(p.sessionFile("b"))))
 	if errA != nil || errB != nil || !os.SameFile(ma, mb) || ma.Size() != 0 {
 		t.Errorf("marks of a and b are not one empty file: %v %v", errA, errB)
 	}
@@ -70,9 +70,9 @@ func TestUnfinished(t *testing.T) {
 }
 
 // marks counts the index's marks (not the file they link to).
-func marks(t *testing.T, p *Project) int {
+func marks(t *testing.T, p *State) int {
 	t.Helper()
-	ents, err := os.ReadDir(filepath.Join(p.StateDir, "open"))
+	ents, err := os.ReadDir(filepath.Join(p.Dir, "open"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +85,9 @@ func marks(t *testing.T, p *Project) int {
 	return n
 }
 
-// stateProject is a project with only local state, in a directory of the
+// stateProject is local state, in a directory of the
 // test's own, and the time its tests write at.
-func stateProject(t *testing.T) (*Project, time.Time) {
+func stateProject(t *testing.T) (*State, time.Time) {
 	root := t.TempDir()
-	return &Project{Root: root, StateDir: filepath.Join(root, ".state")}, time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	return New(filepath.Join(root, ".state"), filepath.Join(root, ".common"), nil), time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
 }

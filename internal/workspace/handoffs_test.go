@@ -1,4 +1,4 @@
-package project
+package workspace
 
 import (
 	"os"
@@ -6,11 +6,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/localstate"
 )
 
+// TestLatestHandoffMemo: the newest handoff is remembered while its
+// directory is unchanged, and found again when it changes (a handoff
+// added or removed) or when the memo is too close to the change to trust.
 func TestLatestHandoffMemo(t *testing.T) {
 	root := t.TempDir()
-	p := &Project{Root: root, HandoffDir: filepath.Join(root, "handoffs"), StateDir: filepath.Join(root, "state")}
+	p := &Workspace{Root: root, HandoffDir: filepath.Join(root, "handoffs"), Local: localstate.New(filepath.Join(root, "state"), "", nil)}
 	dir := filepath.Join(p.HandoffDir, "auth")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -37,7 +42,7 @@ func TestLatestHandoffMemo(t *testing.T) {
 			t.Fatalf("LatestHandoff = %q, %v; want %s", got, err, want)
 		}
 	}
-	memo := filepath.Join(p.StateDir, "latest", "auth")
+	memo := filepath.Join(p.Local.Dir, "memo", "latest-auth")
 	forge := func(name string) { // a memo naming a file that is not the latest
 		t.Helper()
 		b, err := os.ReadFile(memo)
@@ -78,33 +83,4 @@ func TestLatestHandoffMemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	latest("2026-01-02T00-00-00Z_session-end_cccc.md")
-}
-
-// plainToken replaced two regexps; these are what they accepted.
-func TestPlainToken(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		ok   bool
-	}{
-		{"auth-refactor", true}, {"a", true}, {"v1.2_x", true}, {strings.Repeat("a", 100), true},
-		{"", false}, {strings.Repeat("a", 101), false}, {"-x", false}, {".x", false}, {"_x", false},
-		{"a/b", false}, {"a b", false}, {"a..b", false}, {"é", false},
-	} {
-		if got := CheckName(c.name) == nil; got != c.ok {
-			t.Errorf("CheckName(%q) ok = %v, want %v", c.name, got, c.ok)
-		}
-	}
-	p := &Project{StateDir: "/s"}
-	for _, c := range []struct {
-		id    string
-		plain bool
-	}{
-		{"5d05003d-4bb2-43c8-b286-325e4e31046f", true}, {"_x-", true}, {strings.Repeat("a", 80), true},
-		{strings.Repeat("a", 81), false}, {"", false}, {"a.b", false}, {"../x", false},
-	} {
-		got := p.sessionFile(c.id) == "/s/sessions/"+c.id+".json"
-		if got != c.plain {
-			t.Errorf("sessionFile(%q) plain = %v, want %v", c.id, got, c.plain)
-		}
-	}
 }

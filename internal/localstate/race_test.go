@@ -1,4 +1,4 @@
-package project
+package localstate
 
 import (
 	"os"

@@ -1,10 +1,10 @@
-// Package config loads continuity's configuration: the project's
-// .continuity.yaml (committed) over the user's
-// $XDG_CONFIG_HOME/continuity/config.yaml over built-in defaults, with
-// CONTINUITY_* environment variables over all three. Every value remembers
-// where it came from, and a bad file is reported with its line while the
-// rest of the configuration keeps working.
-package config
+package workspace
+
+// The configuration: the repository's .continuity.yaml (committed) over the
+// user's $XDG_CONFIG_HOME/continuity/config.yaml over built-in defaults,
+// with CONTINUITY_* environment variables over all three. Every value
+// remembers where it came from, and a bad file is reported with its line
+// while the rest of the configuration keeps working.
 
 import (
 	"errors"
@@ -22,8 +22,8 @@ import (
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// ProjectFile is the project configuration file, relative to the repository root.
-const ProjectFile = ".continuity.yaml"
+// ConfigFile is the project configuration file, relative to the repository root.
+const ConfigFile = ".continuity.yaml"
 
 // MaxBudget is the largest budget accepted: anything at or over the host's
 // 10,000-character cliff would be cut off by the host. The injector caps
@@ -59,6 +59,14 @@ type Config struct {
 		Max  int `yaml:"max" json:"max"`
 	} `yaml:"retention" json:"retention"`
 	Disable bool `yaml:"disable" json:"disable"`
+	// Worktrees says whether a stream of the same name is one stream across
+	// the repository's worktrees (shared: a start is given the newest
+	// handoff and ledger state written in any of them) or each worktree's
+	// own (isolated).
+	Worktrees string `yaml:"worktrees" json:"worktrees"`
+	// Subagents says what a subagent is given when it starts: full,
+	// short (goal, now, next) or none.
+	Subagents string `yaml:"subagents" json:"subagents"`
 }
 
 // Duration is a time.Duration written as 90m, 36h or 7d.
@@ -100,8 +108,8 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Default returns the built-in configuration.
-func Default() Config {
+// DefaultConfig returns the built-in configuration.
+func DefaultConfig() Config {
 	var c Config
 	c.LedgerDir = "thoughts/ledgers"
 	c.HandoffDir = "thoughts/shared/handoffs"
@@ -111,11 +119,13 @@ func Default() Config {
 	c.StaleAfter = Duration(7 * 24 * time.Hour)
 	c.Retention.Days = 30
 	c.Retention.Max = 200
+	c.Worktrees = "shared"
+	c.Subagents = "short"
 	return c
 }
 
-// Loaded is a configuration with the origin of every key that was set.
-type Loaded struct {
+// LoadedConfig is a configuration with the origin of every key that was set.
+type LoadedConfig struct {
 	Config
 	// From maps a key (e.g. "budget", "handoff.max_bytes") to where its value came from.
 	From map[string]string
@@ -123,22 +133,22 @@ type Loaded struct {
 	Problems []error
 }
 
-// Load reads the configuration for the repository at root. getenv reads the
+// LoadConfig reads the configuration for the repository at root. getenv reads the
 // environment; userDir is the user's config directory ("" to skip).
-func Load(root, userDir string, getenv func(string) string) *Loaded {
-	l := &Loaded{Config: Default(), From: map[string]string{}}
+func LoadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
+	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{}}
 	if userDir != "" {
 		l.file(filepath.Join(userDir, "continuity", "config.yaml"), userDir)
 	}
 	if root != "" {
-		l.file(filepath.Join(root, ProjectFile), root)
+		l.file(filepath.Join(root, ConfigFile), root)
 	}
 	l.env(getenv)
 	return l
 }
 
-// UserDir is the user's configuration directory: $XDG_CONFIG_HOME, else ~/.config.
-func UserDir(getenv func(string) string) string {
+// UserConfigDir is the user's configuration directory: $XDG_CONFIG_HOME, else ~/.config.
+func UserConfigDir(getenv func(string) string) string {
 	if d := getenv("XDG_CONFIG_HOME"); d != "" {
 		return d
 	}
@@ -148,15 +158,15 @@ func UserDir(getenv func(string) string) string {
 	return ""
 }
 
-// MaxFileSize bounds a configuration file: a committed file (or a symlink
+// MaxConfigSize bounds a configuration file: a committed file (or a symlink
 // to a device) must not stall or exhaust every hook.
-const MaxFileSize = 256 << 10
+const MaxConfigSize = 256 << 10
 
 // file merges one YAML file over the configuration so far. The file must
-// be a regular file of at most MaxFileSize bytes, inside within once its
+// be a regular file of at most MaxConfigSize bytes, inside within once its
 // symlinks are resolved.
-func (l *Loaded) file(path, within string) {
-	src, err := safefile.Read(path, safefile.Options{Root: within, MaxSize: MaxFileSize})
+func (l *LoadedConfig) file(path, within string) {
+	src, err := safefile.Read(path, safefile.Options{Root: within, MaxSize: MaxConfigSize})
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -197,6 +207,7 @@ func (l *Loaded) file(path, within string) {
 // known lists the configuration's keys and, for nested ones, their keys.
 var known = map[string][]string{
 	"ledger_dir": nil, "handoff_dir": nil, "budget": nil, "sources": nil, "stale_after": nil, "disable": nil,
+	"worktrees": nil, "subagents": nil,
 	"handoff": {"sections", "max_bytes", "template"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
 }
 
@@ -205,7 +216,7 @@ var known = map[string][]string{
 func decodeKey(c *Config, key string, v *yaml.Node) error {
 	sub, ok := known[key]
 	if !ok {
-		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable)")
+		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable, worktrees, subagents)")
 	}
 	if sub != nil && v.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(v.Content); i += 2 {
@@ -296,6 +307,12 @@ func (c Config) check() error {
 			return err
 		}
 	}
+	if c.Worktrees != "shared" && c.Worktrees != "isolated" {
+		return fmt.Errorf("worktrees must be shared or isolated, got %q", c.Worktrees)
+	}
+	if c.Subagents != "full" && c.Subagents != "short" && c.Subagents != "none" {
+		return fmt.Errorf("subagents must be full, short or none, got %q", c.Subagents)
+	}
 	if c.Retention.Days < 0 || c.Retention.Max < 0 {
 		return errors.New("retention days and max must not be negative")
 	}
@@ -303,7 +320,7 @@ func (c Config) check() error {
 }
 
 // env applies CONTINUITY_* overrides.
-func (l *Loaded) env(getenv func(string) string) {
+func (l *LoadedConfig) env(getenv func(string) string) {
 	if getenv == nil {
 		return
 	}
@@ -344,7 +361,7 @@ func (l *Loaded) env(getenv func(string) string) {
 
 // Summary is the configuration's problems in one line ("" when none), for
 // a hook's stderr: one bad file is one line, however many values it got wrong.
-func (l *Loaded) Summary() string {
+func (l *LoadedConfig) Summary() string {
 	switch len(l.Problems) {
 	case 0:
 		return ""

@@ -1,4 +1,4 @@
-package config
+package workspace
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ type Value struct {
 }
 
 // Values lists the effective configuration, one Value a key, sorted by key.
-func (l *Loaded) Values() ([]Value, error) {
+func (l *LoadedConfig) Values() ([]Value, error) {
 	// Flatten the configuration to key → value through its JSON form.
 	b, err := json.Marshal(l.Config)
 	if err != nil {
@@ -41,7 +41,7 @@ func (l *Loaded) Values() ([]Value, error) {
 
 // origin is where key's value came from: its own entry in From, else its
 // nearest parent's, else "default".
-func (l *Loaded) origin(key string) string {
+func (l *LoadedConfig) origin(key string) string {
 	for k := key; k != ""; {
 		if from, ok := l.From[k]; ok {
 			return from

@@ -1,4 +1,4 @@
-package config
+package workspace
 
 import (
 	"fmt"
@@ -25,8 +25,8 @@ func env(m map[string]string) func(string) string { return func(k string) string
 func TestPrecedence(t *testing.T) {
 	root, user := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(user, "continuity", "config.yaml"), "budget: 7000\nstale_after: 3d\nretention:\n  days: 10\n")
-	write(t, filepath.Join(root, ProjectFile), "# team settings\nbudget: 8000\nsources:\n  resume: full\n")
-	l := Load(root, user, env(map[string]string{"CONTINUITY_STALE_AFTER": "36h"}))
+	write(t, filepath.Join(root, ConfigFile), "# team settings\nbudget: 8000\nsources:\n  resume: full\n")
+	l := LoadConfig(root, user, env(map[string]string{"CONTINUITY_STALE_AFTER": "36h"}))
 	if len(l.Problems) > 0 {
 		t.Fatal(l.Problems)
 	}
@@ -49,8 +49,8 @@ func TestPrecedence(t *testing.T) {
 
 func TestBadConfigKeepsDefaults(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, ProjectFile), "budget: 12000\nledger_dir: ../outside\nsources:\n  resume: everything\nhandoff:\n  colour: red\nbogus: 1\nstale_after: soon\nhandoff_dir: notes/handoffs\n")
-	l := Load(root, "", nil)
+	write(t, filepath.Join(root, ConfigFile), "budget: 12000\nledger_dir: ../outside\nsources:\n  resume: everything\nhandoff:\n  colour: red\nbogus: 1\nstale_after: soon\nhandoff_dir: notes/handoffs\n")
+	l := LoadConfig(root, "", nil)
 	want := []string{
 		".continuity.yaml:1: budget must be from 500 to 9,900",
 		".continuity.yaml:2: ledger_dir must be a directory inside the repository",
@@ -67,7 +67,7 @@ func TestBadConfigKeepsDefaults(t *testing.T) {
 			t.Errorf("problem %d = %q, want it to contain %q", i, l.Problems[i], w)
 		}
 	}
-	d := Default()
+	d := DefaultConfig()
 	if l.Budget != d.Budget || l.LedgerDir != d.LedgerDir || l.Sources["resume"] != "short" {
 		t.Errorf("bad values must leave the defaults: %+v", l.Config)
 	}
@@ -78,8 +78,8 @@ func TestBadConfigKeepsDefaults(t *testing.T) {
 
 func TestSyntaxErrorHasLine(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, ProjectFile), "budget: 8000\nsources: [unclosed\n")
-	l := Load(root, "", nil)
+	write(t, filepath.Join(root, ConfigFile), "budget: 8000\nsources: [unclosed\n")
+	l := LoadConfig(root, "", nil)
 	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].Error(), ".continuity.yaml:") {
 		t.Fatalf("problems = %v", l.Problems)
 	}
@@ -113,16 +113,16 @@ func TestHostileConfigFile(t *testing.T) {
 		"a named pipe":                   func(path string) { must(t, syscall.Mkfifo(path, 0o644)) },
 		"a directory":                    func(path string) { must(t, os.Mkdir(path, 0o755)) },
 		"larger than the bound": func(path string) {
-			write(t, path, "budget: 8000\n# "+strings.Repeat("x", MaxFileSize)+"\n")
+			write(t, path, "budget: 8000\n# "+strings.Repeat("x", MaxConfigSize)+"\n")
 		},
 	}
 	for name, plant := range cases {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
-			plant(filepath.Join(root, ProjectFile))
-			done := make(chan *Loaded, 1)
-			go func() { done <- Load(root, "", env(nil)) }()
-			var l *Loaded
+			plant(filepath.Join(root, ConfigFile))
+			done := make(chan *LoadedConfig, 1)
+			go func() { done <- LoadConfig(root, "", env(nil)) }()
+			var l *LoadedConfig
 			select {
 			case l = <-done:
 			case <-time.After(5 * time.Second):
@@ -131,10 +131,10 @@ func TestHostileConfigFile(t *testing.T) {
 			if len(l.Problems) != 1 {
 				t.Fatalf("problems = %v, want one", l.Problems)
 			}
-			if !strings.Contains(l.Problems[0].Error(), ProjectFile) {
+			if !strings.Contains(l.Problems[0].Error(), ConfigFile) {
 				t.Errorf("problem %q does not name the file", l.Problems[0])
 			}
-			if l.Config.Budget != Default().Budget {
+			if l.Config.Budget != DefaultConfig().Budget {
 				t.Errorf("budget = %d, want the default", l.Config.Budget)
 			}
 		})
@@ -150,8 +150,8 @@ func must(t *testing.T, err error) {
 
 func TestSummaryIsOneLine(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, ProjectFile), "budget: x\nstale_after: y\nretention: 3\n")
-	l := Load(root, "", env(nil))
+	write(t, filepath.Join(root, ConfigFile), "budget: x\nstale_after: y\nretention: 3\n")
+	l := LoadConfig(root, "", env(nil))
 	if len(l.Problems) < 3 {
 		t.Fatalf("problems = %v", l.Problems)
 	}
@@ -159,7 +159,7 @@ func TestSummaryIsOneLine(t *testing.T) {
 	if strings.Contains(s, "\n") || !strings.HasPrefix(s, fmt.Sprintf("%d problems", len(l.Problems))) || !strings.Contains(s, l.Problems[0].Error()) {
 		t.Errorf("summary = %q", s)
 	}
-	if (&Loaded{}).Summary() != "" {
+	if (&LoadedConfig{}).Summary() != "" {
 		t.Error("no problems should say nothing")
 	}
 }

@@ -1,6 +1,7 @@
-package project
+package workspace
 
 import (
+	"github.com/continuity-md/continuity/internal/localstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 
 // ccTree writes a Continuous-Claude thoughts/ tree: files maps paths
 // under root to contents.
-func ccTree(t *testing.T, files map[string]string) *Project {
+func ccTree(t *testing.T, files map[string]string) *Workspace {
 	t.Helper()
 	root := t.TempDir()
 	for path, body := range files {
@@ -21,8 +22,8 @@ func ccTree(t *testing.T, files map[string]string) *Project {
 			t.Fatal(err)
 		}
 	}
-	return &Project{Root: root, LedgerDir: filepath.Join(root, "thoughts", "ledgers"),
-		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs"), StateDir: filepath.Join(root, ".state")}
+	return &Workspace{Root: root, LedgerDir: filepath.Join(root, "thoughts", "ledgers"),
+		HandoffDir: filepath.Join(root, "thoughts", "shared", "handoffs"), Local: localstate.New(filepath.Join(root, ".state"), "", nil)}
 }
 
 // TestCCStreams: CONTINUITY_CLAUDE-x.md and the handoff folder x are one
@@ -58,8 +59,8 @@ func TestCCStreams(t *testing.T) {
 	if lp, _ := p.LedgerPath("new-one"); filepath.Base(lp) != "CONTINUITY_new-one.md" {
 		t.Errorf("LedgerPath(new-one) = %s", lp)
 	}
-	if d, _ := p.HandoffSessionDir("CLAUDE-billing"); filepath.Base(d) != "billing" {
-		t.Errorf("HandoffSessionDir(CLAUDE-billing) = %s", d)
+	if d, _ := p.StreamHandoffDir("CLAUDE-billing"); filepath.Base(d) != "billing" {
+		t.Errorf("StreamHandoffDir(CLAUDE-billing) = %s", d)
 	}
 
 	// The newest of billing's is the loose one that names it; auth's the

@@ -2,7 +2,7 @@
 // handoff directories, and the per-worktree local state (active ledger, which
 // agent session wrote which handoff, locks) kept under the git directory so it
 // is never committed and needs no .gitignore entry.
-package project
+package workspace
 
 import (
 	"crypto/sha256"
@@ -14,42 +14,35 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
-	"golang.org/x/sys/unix"
-
-	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// ConfigFile is the project configuration file, relative to the root.
-const ConfigFile = config.ProjectFile
-
 // ErrBadName reports a ledger name that is not a plain slug.
 var ErrBadName = errors.New("invalid ledger name")
 
-// Project is one repository (or plain directory) that continuity works in.
-type Project struct {
+// Workspace is one repository (or plain directory) that continuity works in.
+type Workspace struct {
 	Root       string        // absolute repository root
 	Repo       gitfacts.Repo // zero when Root is not in a git repository
 	LedgerDir  string        // absolute
 	HandoffDir string        // absolute
-	StateDir   string        // absolute, local, never committed
-	Config     *config.Loaded
-	redactor   *redact.Redactor
-	lockOnce   sync.Once
-	locks      string // see lockDir
+	Config     *LoadedConfig
+	// Local is the worktree's local state: never committed.
+	Local    *localstate.State
+	redactor *redact.Redactor
 }
 
-// Open finds the project that dir belongs to, reading the configuration
-// from the process environment. Outside a git repository the project root
-// is dir itself and local state lives under the user's state directory.
-func Open(dir string) (*Project, error) { return OpenWith(dir, os.Getenv) }
+// Open finds the workspace that dir belongs to, reading the configuration
+// from the process environment. Outside a git repository the root is dir
+// itself and local state lives under the user's state directory.
+func Open(dir string) (*Workspace, error) { return OpenWith(dir, os.Getenv) }
 
 // OpenWith is Open with the environment read through getenv.
-func OpenWith(dir string, getenv func(string) string) (*Project, error) {
+func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
@@ -61,11 +54,13 @@ func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("project directory %s: not a directory", dir)
 	}
-	p := &Project{Root: abs}
+	p := &Workspace{Root: abs}
+	var stateDir, common string
 	if repo, err := gitfacts.Find(abs); err == nil {
 		p.Repo = repo
 		p.Root = repo.Root
-		p.StateDir = filepath.Join(repo.GitDir, "continuity")
+		stateDir = filepath.Join(repo.GitDir, "continuity")
+		common = filepath.Join(repo.CommonDir, "continuity", "shared")
 	} else {
 		base := getenv("XDG_STATE_HOME")
 		if base == "" {
@@ -76,9 +71,10 @@ func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 			base = filepath.Join(home, ".local", "state")
 		}
 		sum := sha256.Sum256([]byte(abs))
-		p.StateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
+		stateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
 	}
-	p.Config = config.Load(p.Root, config.UserDir(getenv), getenv)
+	p.Config = LoadConfig(p.Root, UserConfigDir(getenv), getenv)
+	p.Local = localstate.New(stateDir, common, p.Redact)
 	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.LedgerDir))
 	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.HandoffDir))
 	return p, nil
@@ -86,7 +82,7 @@ func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 
 // OptedIn reports whether the repository has chosen continuity (a config
 // file or a ledger directory). Hooks write nothing to a repository that has not.
-func (p *Project) OptedIn() bool {
+func (p *Workspace) OptedIn() bool {
 	if _, err := os.Stat(filepath.Join(p.Root, ConfigFile)); err == nil {
 		return true
 	}
@@ -96,7 +92,7 @@ func (p *Project) OptedIn() bool {
 
 // Rel returns path relative to the project root, with forward slashes, or
 // path itself when it lies outside.
-func (p *Project) Rel(path string) string {
+func (p *Workspace) Rel(path string) string {
 	r, err := filepath.Rel(p.Root, path)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return path
@@ -106,7 +102,7 @@ func (p *Project) Rel(path string) string {
 
 // Redactor finds secrets by the built-in rules and the project's own
 // (redact.extra, redact.allow). Built on first use.
-func (p *Project) Redactor() *redact.Redactor {
+func (p *Workspace) Redactor() *redact.Redactor {
 	if p.redactor == nil {
 		var cfg redact.Config
 		if p.Config != nil {
@@ -124,39 +120,14 @@ func (p *Project) Redactor() *redact.Redactor {
 // Redact returns s with every secret replaced by a marker such as
 // [REDACTED:github-token]. Whatever the project writes to a file that may be
 // committed, or injects, goes through it.
-func (p *Project) Redact(s string) string {
+func (p *Workspace) Redact(s string) string {
 	out, _ := p.Redactor().Redact(s)
 	return out
 }
 
-// WriteOptions are the safefile options for files in this project.
-func (p *Project) WriteOptions() safefile.Options {
-	return safefile.Options{LockDir: p.lockDir(), Root: p.Root}
-}
-
-// lockDir is where locks and temporary files go: under local state, or,
-// when that cannot be written (an agent's sandbox, such as Codex's
-// workspace-write, mounts .git read-only while the work tree stays
-// writable), a directory in the user's temporary space named after it, so
-// that every process in the same plight shares it. Writers that do not
-// share a lock are still kept from losing each other's writes by
-// safefile's check before it replaces a file.
-func (p *Project) lockDir() string {
-	p.lockOnce.Do(func() {
-		d := filepath.Join(p.StateDir, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && unix.Access(d, unix.W_OK) == nil {
-			p.locks = d
-			return
-		}
-		sum := sha256.Sum256([]byte(d))
-		p.locks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
-	})
-	return p.locks
-}
-
-// StateOptions are the safefile options for local state files.
-func (p *Project) StateOptions() safefile.Options {
-	return safefile.Options{LockDir: p.lockDir(), Root: p.StateDir}
+// WriteOptions are the safefile options for files in this workspace.
+func (p *Workspace) WriteOptions() safefile.Options {
+	return safefile.Options{LockDir: p.Local.LockDir(), Root: p.Root}
 }
 
 // plainToken reports whether s is 1 to max characters from [A-Za-z0-9]
@@ -205,7 +176,7 @@ func quoteCut(name string) string {
 // LedgerPath is the path of the ledger named name: CONTINUITY_<name>.md,
 // or Continuous-Claude's CONTINUITY_CLAUDE-<name>.md when only that exists
 // (its handoffs are in the folder <name>: one work stream).
-func (p *Project) LedgerPath(name string) (string, error) {
+func (p *Workspace) LedgerPath(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
@@ -219,9 +190,9 @@ func (p *Project) LedgerPath(name string) (string, error) {
 	return path, nil
 }
 
-// HandoffSessionDir is the directory holding the named work stream's
+// StreamHandoffDir is the directory holding the named work stream's
 // handoffs (for a name chosen as "CLAUDE-x", Continuous-Claude's folder x).
-func (p *Project) HandoffSessionDir(name string) (string, error) {
+func (p *Workspace) StreamHandoffDir(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
@@ -244,7 +215,7 @@ type LedgerInfo struct {
 }
 
 // Ledgers lists the ledgers in the ledger directory, most recently modified first.
-func (p *Project) Ledgers() ([]LedgerInfo, error) {
+func (p *Workspace) Ledgers() ([]LedgerInfo, error) {
 	ents, err := os.ReadDir(p.LedgerDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -288,6 +259,55 @@ func (p *Project) Ledgers() ([]LedgerInfo, error) {
 // MkdirAll creates dir and its parents inside the project root only: a
 // directory of the repository that is a symlink to elsewhere makes it fail
 // with nothing created.
-func (p *Project) MkdirAll(dir string) error {
+func (p *Workspace) MkdirAll(dir string) error {
 	return safefile.MkdirAll(dir, p.Root, 0o755)
+}
+
+// EnvLedger names the environment variable that selects the active ledger
+// (exported to the agent's shell through CLAUDE_ENV_FILE at SessionStart).
+const EnvLedger = "CONTINUITY_LEDGER"
+
+// ErrNoLedger reports that the workspace has no ledger to work on.
+var ErrNoLedger = errors.New("no ledger yet")
+
+// Active resolves the active ledger's name and says how it was chosen: the
+// CONTINUITY_LEDGER variable, the worktree's `continuity use` choice, the
+// ledger named after the current branch, or the most recently modified one.
+func (p *Workspace) Active(getenv func(string) string) (name, why string, err error) {
+	if getenv != nil {
+		if v := strings.TrimSpace(getenv(EnvLedger)); v != "" {
+			if err := CheckName(v); err != nil {
+				return "", "", fmt.Errorf("%s: %w", EnvLedger, err)
+			}
+			return v, "set by " + EnvLedger, nil
+		}
+	}
+	if v := p.Local.Chosen(); v != "" && CheckName(v) == nil {
+		return v, "chosen with continuity use", nil
+	}
+	if p.Repo.Root != "" {
+		if slug := gitfacts.Slug(gitfacts.Branch(p.Repo)); slug != "" {
+			if path, err := p.LedgerPath(slug); err == nil {
+				if _, err := os.Stat(path); err == nil {
+					return slug, "named after the current branch", nil
+				}
+			}
+		}
+	}
+	ls, err := p.Ledgers()
+	if err != nil {
+		return "", "", err
+	}
+	if len(ls) == 0 {
+		return "", "", ErrNoLedger
+	}
+	return ls[0].Name, "the most recently modified ledger", nil
+}
+
+// SetActive records name as this worktree's active ledger.
+func (p *Workspace) SetActive(name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	return p.Local.Choose(name)
 }

@@ -1,4 +1,4 @@
-package project
+package localstate
 
 import (
 	"crypto/sha256"
@@ -12,62 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
-
-// EnvLedger names the environment variable that selects the active ledger
-// (exported to the agent's shell through CLAUDE_ENV_FILE at SessionStart).
-const EnvLedger = "CONTINUITY_LEDGER"
-
-// ErrNoLedger reports that the project has no ledger to work on.
-var ErrNoLedger = errors.New("no ledger yet")
-
-// Active resolves the active ledger's name and says how it was chosen: the
-// CONTINUITY_LEDGER variable, the worktree's `continuity use` choice, the
-// ledger named after the current branch, or the most recently modified one.
-func (p *Project) Active(getenv func(string) string) (name, why string, err error) {
-	if getenv != nil {
-		if v := strings.TrimSpace(getenv(EnvLedger)); v != "" {
-			if err := CheckName(v); err != nil {
-				return "", "", fmt.Errorf("%s: %w", EnvLedger, err)
-			}
-			return v, "set by " + EnvLedger, nil
-		}
-	}
-	if b, err := os.ReadFile(filepath.Join(p.StateDir, "active")); err == nil {
-		if v := strings.TrimSpace(string(b)); CheckName(v) == nil {
-			return v, "chosen with continuity use", nil
-		}
-	}
-	if p.Repo.Root != "" {
-		if slug := gitfacts.Slug(gitfacts.Branch(p.Repo)); slug != "" {
-			if path, err := p.LedgerPath(slug); err == nil {
-				if _, err := os.Stat(path); err == nil {
-					return slug, "named after the current branch", nil
-				}
-			}
-		}
-	}
-	ls, err := p.Ledgers()
-	if err != nil {
-		return "", "", err
-	}
-	if len(ls) == 0 {
-		return "", "", ErrNoLedger
-	}
-	return ls[0].Name, "the most recently modified ledger", nil
-}
-
-// SetActive records name as this worktree's active ledger.
-func (p *Project) SetActive(name string) error {
-	if err := CheckName(name); err != nil {
-		return err
-	}
-	return p.writeState(filepath.Join(p.StateDir, "active"), []byte(name+"\n"))
-}
 
 // Run is the outcome of one hook run, kept for `continuity doctor`.
 type Run struct {
@@ -119,46 +67,36 @@ type Session struct {
 	Claimed time.Time `json:"claimed,omitzero"`
 }
 
-// recoveryMark is the file that says a recovery waits for a later hook.
-func (p *Project) recoveryMark() string { return filepath.Join(p.StateDir, "recovery-pending") }
-
-// RecoveryPending reports whether a session of this worktree waits for
-// its recovery (one stat: the turn-end hook asks every turn).
-func (p *Project) RecoveryPending() bool {
-	_, err := os.Stat(p.recoveryMark())
-	return err == nil
+// sessionFile maps an agent session id to its state file. An id that may
+// not name a file (redact.SafeName: not a UUID or a short plain name, or
+// one that looks like a credential), or that the repository's own
+// redaction rules change, is named by its digest: a payload can carry
+// anything, and neither a path nor a secret reaches the disk as a name.
+func (st *State) sessionFile(id string) string {
+	return filepath.Join(st.SessionsDir(), st.fileKey(id)+".json")
 }
 
-// SetRecoveryPending records whether a recovery waits.
-func (p *Project) SetRecoveryPending(on bool) error {
-	if !on {
-		if err := os.Remove(p.recoveryMark()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("local state: %w", err)
-		}
-		return nil
-	}
-	return p.writeState(p.recoveryMark(), []byte("see sessions/*.json, field pending\n"))
-}
-
-// sessionFile maps an agent session id to its state file; an id that is not
-// a plain token is hashed so it can never name a path outside the state dir,
-// and so is one that holds or looks like a credential (redact.SafeName), so
-// that no secret reaches the disk as a file name.
-func (p *Project) sessionFile(id string) string {
-	key := id
-	// A name that is not a plain token, or that looks like a secret (a
-	// payload can carry anything), is never used as a file name.
-	if !plainToken(id, 80, "_-", true) || redact.SafeName(id) != id || p.Redact(id) != id {
+// fileKey is the name agent session id's files go by.
+func (st *State) fileKey(id string) string {
+	if redact.SafeName(id) != id || st.redact(id) != id {
 		sum := sha256.Sum256([]byte(id))
-		key = "h-" + hex.EncodeToString(sum[:12])
+		return "h-" + hex.EncodeToString(sum[:12])
 	}
-	return filepath.Join(p.StateDir, "sessions", key+".json")
+	return id
+}
+
+// maxSessionFile bounds a session's state file read back.
+const maxSessionFile = 1 << 20
+
+// readSession reads a session's state file through the one reader.
+func (st *State) readSession(path string) ([]byte, error) {
+	return safefile.Read(path, safefile.Options{Root: st.Dir, MaxSize: maxSessionFile})
 }
 
 // LoadSession returns the remembered state of agent session id (zero when none).
-func (p *Project) LoadSession(id string) Session {
+func (st *State) LoadSession(id string) Session {
 	s := Session{ID: id}
-	b, err := os.ReadFile(p.sessionFile(id))
+	b, err := st.readSession(st.sessionFile(id))
 	if err != nil {
 		return s
 	}
@@ -169,14 +107,14 @@ func (p *Project) LoadSession(id string) Session {
 }
 
 // UpdateSession applies fn to agent session id's state under the state lock.
-func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) error {
-	path := p.sessionFile(id)
+func (st *State) UpdateSession(id string, now time.Time, fn func(*Session)) error {
+	path := st.sessionFile(id)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("local state: %w", err)
 	}
 	// Not synced: a session's state is a cache and a log, cheap to lose in
 	// a crash, and SessionStart waits for this write.
-	opts := p.StateOptions()
+	opts := st.Options()
 	opts.NoSync = true
 	var was, is bool
 	var markErr error
@@ -198,13 +136,13 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 			// under the lock, so that two updates mark in their order. A
 			// mark made for a write that then fails is harmless (Unfinished
 			// heals it).
-			markErr = p.markOpen(path, is)
+			markErr = st.markOpen(path, is)
 		}
-		return marshalSession(&s), nil
+		return json.MarshalIndent(&s, "", "  ")
 	})
 	if err != nil && was && !is {
 		// The close was not written: the session is still open.
-		_ = p.markOpen(path, true)
+		_ = st.markOpen(path, true)
 	}
 	if err == nil {
 		err = markErr
@@ -213,8 +151,8 @@ func (p *Project) UpdateSession(id string, now time.Time, fn func(*Session)) err
 }
 
 // Sessions lists the remembered agent sessions, newest first.
-func (p *Project) Sessions() []Session {
-	ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions"))
+func (st *State) Sessions() []Session {
+	ents, err := os.ReadDir(st.SessionsDir())
 	if err != nil {
 		return nil
 	}
@@ -223,7 +161,7 @@ func (p *Project) Sessions() []Session {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
+		b, err := st.readSession(filepath.Join(st.SessionsDir(), e.Name()))
 		if err != nil {
 			continue
 		}
@@ -240,8 +178,8 @@ func (p *Project) Sessions() []Session {
 // a transcript, saw no end event and were not recovered. What a session
 // start looks through for one that died: it reads only these (an index of
 // open sessions, kept by UpdateSession when a session opens or closes).
-func (p *Project) Unfinished() []Session {
-	ents, err := os.ReadDir(p.openDir())
+func (st *State) Unfinished() []Session {
+	ents, err := os.ReadDir(st.openDir())
 	if err != nil {
 		return nil
 	}
@@ -250,26 +188,15 @@ func (p *Project) Unfinished() []Session {
 		if e.Name() == markFile {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(p.StateDir, "sessions", e.Name()))
+		b, err := st.readSession(filepath.Join(st.SessionsDir(), e.Name()))
 		var s Session
-		// Without its runs, the part that costs most to decode: a start
-		// reads these.
-		var head struct {
-			ID, Ledger, Agent, Transcript, Recovered, Pending string
-			TranscriptRoot                                    string `json:"transcript_root"`
-			Client                                            *proc.Identity
-			Seen, Updated                                     time.Time
-			Ended                                             bool
-		}
-		if err == nil && json.Unmarshal(b, &head) == nil {
-			s = Session{ID: head.ID, Ledger: head.Ledger, Agent: head.Agent, Transcript: head.Transcript, Recovered: head.Recovered,
-				Pending: head.Pending, Client: head.Client, Seen: head.Seen, Updated: head.Updated, Ended: head.Ended,
-				TranscriptRoot: head.TranscriptRoot}
+		if err == nil && json.Unmarshal(b, &s) != nil {
+			s = Session{} // damaged: closed, so the index heals
 		}
 		if err == nil && s.open() {
 			out = append(out, s)
 		} else if err == nil || errors.Is(err, fs.ErrNotExist) {
-			p.unmarkClosed(e.Name()) // pruned or closed: the index heals
+			st.unmarkClosed(e.Name()) // pruned or closed: the index heals
 		}
 	}
 	sortSessions(out)
@@ -279,7 +206,7 @@ func (p *Project) Unfinished() []Session {
 // open reports a session a later start may have to recover.
 func (s *Session) open() bool { return s.Transcript != "" && !s.Ended && s.Recovered == "" }
 
-func (p *Project) openDir() string { return filepath.Join(p.StateDir, "open") }
+func (st *State) openDir() string { return filepath.Join(st.Dir, "open") }
 
 // markOpen keeps the index of open sessions: the state file at path is
 // open or no longer. Only a mark's name counts, so every mark is a hard
@@ -287,18 +214,18 @@ func (p *Project) openDir() string { return filepath.Join(p.StateDir, "open") }
 // inode on the path of every session start costs more than the rest of
 // its write (the allocator passes over the inodes freed a moment ago).
 // Where a link is refused (no hard links, too many), an empty file.
-func (p *Project) markOpen(path string, open bool) error {
-	mark := filepath.Join(p.openDir(), filepath.Base(path))
+func (st *State) markOpen(path string, open bool) error {
+	mark := filepath.Join(st.openDir(), filepath.Base(path))
 	if !open {
 		if err := os.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("local state: %w", err)
 		}
 		return nil
 	}
-	shared := filepath.Join(p.openDir(), markFile)
+	shared := filepath.Join(st.openDir(), markFile)
 	err := os.Link(shared, mark)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(p.openDir(), 0o700); err == nil {
+		if err = os.MkdirAll(st.openDir(), 0o700); err == nil {
 			if err = os.WriteFile(shared, nil, 0o600); err == nil {
 				err = os.Link(shared, mark)
 			}
@@ -320,11 +247,11 @@ const markFile = ".mark"
 // unmarkClosed removes the index's mark of the state file name if the
 // session is closed or gone, judged under the state lock: a session
 // reopened at the same moment keeps the mark its update made.
-func (p *Project) unmarkClosed(name string) {
-	path := filepath.Join(p.StateDir, "sessions", name)
-	opts := p.StateOptions()
+func (st *State) unmarkClosed(name string) {
+	path := filepath.Join(st.SessionsDir(), name)
+	opts := st.Options()
 	opts.NoSync = true // the lock every UpdateSession takes
-	mark := filepath.Join(p.openDir(), name)
+	mark := filepath.Join(st.openDir(), name)
 	err := safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		var s Session
 		if len(old) == 0 || json.Unmarshal(old, &s) != nil || !s.open() {
@@ -343,15 +270,4 @@ func sortSessions(s []Session) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
-}
-
-func (p *Project) writeState(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("local state: %w", err)
-	}
-	err := safefile.Update(path, p.StateOptions(), func([]byte) ([]byte, error) { return data, nil })
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("local state: %w", err)
-	}
-	return nil
 }

@@ -1,11 +1,11 @@
-package config
+package workspace
 
 import "testing"
 
 // TestValues: every key is listed once, sorted, with where it came from:
 // its own origin, its parent's, else the default.
 func TestValues(t *testing.T) {
-	l := &Loaded{Config: Default(), From: map[string]string{"budget": "CONTINUITY_BUDGET", "handoff": ".continuity.yaml"}}
+	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{"budget": "CONTINUITY_BUDGET", "handoff": ".continuity.yaml"}}
 	l.Budget = 5000
 	vs, err := l.Values()
 	if err != nil {
