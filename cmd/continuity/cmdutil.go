@@ -1,8 +1,9 @@
-// Package cmdutil holds what continuity's commands share in how they are
-// called and how they answer (as gh's pkg/cmdutil does): usage errors and
-// the argument checks that make them, the error already explained, the
-// --json writer, and wording helpers. It knows cobra, never a use case.
 package main
+
+// What continuity's commands share in how they are called and how they answer
+// (as gh's pkg/cmdutil does): usage errors and the argument checks that make
+// them, the error already explained, the --json writer, and wording helpers.
+// It knows cobra, never a use case.
 
 import (
 	"encoding/json"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
@@ -117,7 +117,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	}
 	if hpath != "" {
 		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
-			if parsed, herr := handoff.Parse(src); herr == nil {
+			if parsed, herr := compat.ParseHandoff(src); herr == nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
 			}
@@ -193,7 +193,7 @@ func handoffOnly(p *workspace.Workspace, e Env, name string) (Injection, bool) {
 	if err != nil {
 		return Injection{}, false
 	}
-	h, err := handoff.Parse(src)
+	h, err := compat.ParseHandoff(src)
 	if err != nil {
 		return Injection{}, false
 	}

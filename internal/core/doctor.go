@@ -1,8 +1,9 @@
-// Package doctor is what `continuity doctor` checks: for each host, its
-// settings files, each hook registered and in the current form, and the
-// binary the hooks run; for the repository, its directories, the merge
-// driver, the ledgers and how the last hook runs ended.
 package core
+
+// What `continuity doctor` checks: for each agent, its settings files, each
+// hook registered and in the current form, and the binary the hooks run; for
+// the repository, its directories, the merge driver, the ledgers and how the
+// last hook runs ended.
 
 import (
 	"errors"

@@ -1,11 +1,6 @@
-// Package session is continuity's core: the use cases over a project,
-// whatever the agent. The context a session is given for a source, a
-// handoff written for an event, a compaction summary added to it, a work
-// stream resumed, local state pruned. It speaks the neutral host.Event and
-// host.Answer and asks a host.Host only for what differs between agents (its
-// limits, its transcript decoder, how it exports the active ledger); it
-// never knows an agent's names, payloads, paths or variables.
 package core
+
+// Loading a stream's ledger and handoff for a session, whatever the agent.
 
 import (
 	"errors"

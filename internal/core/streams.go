@@ -1,8 +1,7 @@
-// Package streams is what the commands that look across a project's work
-// streams do: list them with their ledgers and handoffs, search them, thin a
-// stream's committed handoffs with git rm, and lint ledgers. Each is a plain
-// function over a project; the commands print what it returns.
 package core
+
+// Looking across a project's work streams: list them with their ledgers and
+// handoffs, thin a stream's committed handoffs with git rm, lint ledgers.
 
 import (
 	"os"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
@@ -73,7 +73,7 @@ func ReadHandoff(p *workspace.Workspace, path string, now time.Time) (h Handoff,
 	if err != nil {
 		return h, meta, false
 	}
-	parsed, err := handoff.Parse(src)
+	parsed, err := compat.ParseHandoff(src)
 	if err != nil {
 		return h, meta, false
 	}

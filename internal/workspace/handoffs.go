@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -135,7 +136,7 @@ func (p *Workspace) looseOwner(path, only string) string {
 	if err != nil { // a file larger than any handoff is none of a stream's
 		return ""
 	}
-	if h, err := handoff.Parse(src); err == nil && h.Meta.Session != "" {
+	if h, err := compat.ParseHandoff(src); err == nil && h.Meta.Session != "" {
 		return strings.TrimPrefix(h.Meta.Session, "CLAUDE-")
 	}
 	for _, m := range ledgerMention().FindAllSubmatch(src, -1) {

@@ -1,4 +1,4 @@
-package mockapi
+package e2e
 
 import (
 	"encoding/json"
@@ -9,12 +9,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// Response is one scripted model reply: plain text, or one tool call.
-type Response struct {
+// AnthropicResponse is one scripted model reply: plain text, or one tool call.
+type AnthropicResponse struct {
 	Text    string   // the assistant's text, when ToolUse is nil
 	ToolUse *ToolUse // one tool call; the client runs it and asks again
 	// InputTokens is the prompt size the reply's usage reports (0 = 1000):
@@ -28,8 +26,8 @@ type Response struct {
 	Delay time.Duration
 }
 
-// Hang returns a response that never comes.
-func Hang() Response { return Response{Hang: true} }
+// AnthropicHang returns a response that never comes.
+func AnthropicHang() AnthropicResponse { return AnthropicResponse{Hang: true} }
 
 // ToolUse is a tool call the model makes.
 type ToolUse struct {
@@ -37,16 +35,16 @@ type ToolUse struct {
 	Input map[string]any // the tool's arguments
 }
 
-// Text returns a plain text response.
-func Text(s string) Response { return Response{Text: s} }
+// AnthropicText returns a plain text response.
+func AnthropicText(s string) AnthropicResponse { return AnthropicResponse{Text: s} }
 
-// Tool returns a response calling one tool.
-func Tool(name string, input map[string]any) Response {
-	return Response{ToolUse: &ToolUse{Name: name, Input: input}}
+// AnthropicTool returns a response calling one tool.
+func AnthropicTool(name string, input map[string]any) AnthropicResponse {
+	return AnthropicResponse{ToolUse: &ToolUse{Name: name, Input: input}}
 }
 
-// Request is one request the client sent, as received.
-type Request struct {
+// AnthropicRequest is one request the client sent, as received.
+type AnthropicRequest struct {
 	N           int    // 1-based arrival order
 	Path        string // URL path and query, e.g. "/v1/messages?beta=true"
 	Body        []byte // the raw body
@@ -54,28 +52,28 @@ type Request struct {
 	CountTokens bool   // it was a count_tokens call
 }
 
-// Server is a running stand-in API. Its zero value is not usable; call New.
-type Server struct {
+// AnthropicServer is a running stand-in API. Its zero value is not usable; call New.
+type AnthropicServer struct {
 	// URL (the Script's) is the base URL to give the client as ANTHROPIC_BASE_URL.
-	standin.Script[Response, Request]
+	Script[AnthropicResponse, AnthropicRequest]
 
 	closed chan struct{} // closed by Close: hanging requests give up
 	once   sync.Once
 }
 
-// DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
-const DefaultSummary = "The user and assistant exchanged greetings while testing hooks."
+// AnthropicDefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
+const AnthropicDefaultSummary = "The user and assistant exchanged greetings while testing hooks."
 
-// New starts a server on 127.0.0.1 that answers ordinary requests with the
+// NewAnthropic starts a server on 127.0.0.1 that answers ordinary requests with the
 // given responses in order (then "OK"). Close it when done.
-func New(responses ...Response) *Server {
-	s := &Server{closed: make(chan struct{})}
-	s.Start(s.serve, DefaultSummary, responses...)
+func NewAnthropic(responses ...AnthropicResponse) *AnthropicServer {
+	s := &AnthropicServer{closed: make(chan struct{})}
+	s.Start(s.serve, AnthropicDefaultSummary, responses...)
 	return s
 }
 
 // Close shuts the server down; hanging requests give up.
-func (s *Server) Close() {
+func (s *AnthropicServer) Close() {
 	s.once.Do(func() { close(s.closed) })
 	s.Script.Close()
 }
@@ -85,9 +83,9 @@ var (
 	summaryRules = regexp.MustCompile(`Do NOT call any tools|</summary> tags`)
 )
 
-// IsCompaction reports whether a request body is Claude Code asking the model
+// AnthropicIsCompaction reports whether a request body is Claude Code asking the model
 // to summarise the conversation (the /compact and auto-compact prompt).
-func IsCompaction(body []byte) bool {
+func AnthropicIsCompaction(body []byte) bool {
 	b := string(body)
 	return strings.Contains(b, "<summary>") && summaryWord.MatchString(b) && summaryRules.MatchString(b)
 }
@@ -101,20 +99,20 @@ type block struct {
 	Input map[string]any `json:"input,omitempty"`
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	path := r.URL.Path
-	req := Request{Path: r.URL.RequestURI(), Body: body,
+	req := AnthropicRequest{Path: r.URL.RequestURI(), Body: body,
 		CountTokens: strings.HasPrefix(path, "/v1/messages/count_tokens")}
-	req.Compaction = !req.CountTokens && IsCompaction(body)
+	req.Compaction = !req.CountTokens && AnthropicIsCompaction(body)
 
-	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, func(r Request) bool {
+	req, next, haveNext, summary := s.Take(func(n int) AnthropicRequest { req.N = n; return req }, func(r AnthropicRequest) bool {
 		return !r.CountTokens && !r.Compaction && strings.HasPrefix(path, "/v1/messages")
 	})
 
 	switch {
 	case req.CountTokens:
-		writeJSON(w, map[string]any{"input_tokens": 1000})
+		anthropicWriteJSON(w, map[string]any{"input_tokens": 1000})
 		return
 	case haveNext && next.Hang:
 		select {
@@ -166,21 +164,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		content = block{Type: "text", Text: "OK"}
 	}
 	if parsed.Stream {
-		stream(w, id, parsed.Model, content, stop, inTokens)
+		anthropicStream(w, id, parsed.Model, content, stop, inTokens)
 		return
 	}
-	writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": parsed.Model,
+	anthropicWriteJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": parsed.Model,
 		"content": []block{content}, "stop_reason": stop, "stop_sequence": nil,
 		"usage": map[string]int{"input_tokens": inTokens, "output_tokens": 20}})
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func anthropicWriteJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// stream writes one reply as server-sent events, the way the real API streams it.
-func stream(w http.ResponseWriter, id, model string, b block, stop string, inTokens int) {
+// anthropicStream writes one reply as server-sent events, the way the real API streams it.
+func anthropicStream(w http.ResponseWriter, id, model string, b block, stop string, inTokens int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

@@ -1,4 +1,4 @@
-package mockapi
+package e2e
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// TestHang: a Hang response never answers, while the requests after it
+// TestAnthropicHang: a Hang response never answers, while the requests after it
 // (from another client) are answered; Close releases the hanging request.
-func TestHang(t *testing.T) {
-	s := New(Hang(), Text("after"))
+func TestAnthropicHang(t *testing.T) {
+	s := NewAnthropic(AnthropicHang(), AnthropicText("after"))
 	url := s.URL + "/v1/messages"
 	got := make(chan error, 1)
 	go func() {
@@ -26,7 +26,7 @@ func TestHang(t *testing.T) {
 	for len(s.Requests()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if m := decode(t, post(t, url, `{"model":"m"}`).Body); m.Content[0].Text != "after" {
+	if m := decode(t, anthropicPost(t, url, `{"model":"m"}`).Body); m.Content[0].Text != "after" {
 		t.Errorf("the request after the hanging one got %+v", m)
 	}
 	select {

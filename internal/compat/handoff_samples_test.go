@@ -1,9 +1,11 @@
-package handoff
+package compat
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/continuity-md/continuity/handoff"
 )
 
 // TestSampleHandoffs measures, on a tree of real handoffs collected from
@@ -17,7 +19,7 @@ func TestSampleHandoffs(t *testing.T) {
 	}
 	var n, dated, parsed, withNext int
 	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !IsFile(d.Name()) {
+		if err != nil || d.IsDir() || !handoff.IsFile(d.Name()) {
 			return err
 		}
 		n++
@@ -25,15 +27,15 @@ func TestSampleHandoffs(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		p, err := Parse(src)
+		p, err := ParseHandoff(src)
 		if err != nil {
 			t.Logf("%s: %v", path, err)
 			return nil
 		}
-		if !Time(path).IsZero() && !p.Meta.Created.IsZero() {
+		if !handoff.Time(path).IsZero() && !p.Meta.Created.IsZero() {
 			dated++
 		}
-		if p.Form != FormContinuity && p.Goal != "" && p.Sections["Summary"] != "" {
+		if p.Form != handoff.FormContinuity && p.Goal != "" && p.Sections["Summary"] != "" {
 			parsed++
 		}
 		if len(p.Next) > 0 {

@@ -1,9 +1,10 @@
-// Package standin is what the end-to-end tests' stand-in model APIs share
-// (mockapi for Claude Code, openaiapi for Codex, geminiapi for Gemini CLI): a
+package e2e
+
+// What the stand-in model APIs share
+// (the Anthropic one for Claude Code, the OpenAI one for Codex, the Gemini one for Gemini CLI): a
 // server on 127.0.0.1, the queue of scripted replies, the summary a
 // compaction gets, and the log of every request, safe for concurrent use.
 // Each API embeds a Script and answers requests in its own shape.
-package standin
 
 import (
 	"net/http"

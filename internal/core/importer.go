@@ -1,9 +1,10 @@
-// Package importer converts ledgers that keep their fields in markdown
-// sections (Continuous-Claude's, in both its forms, and a root CONTINUITY.md
-// kept by an agent) to continuity's front matter form: in place and
-// atomically, or copied into the ledger directory. ledger.Import does the
-// conversion of the bytes; this package picks the files and writes them.
-package compat
+package core
+
+// The import use case: ledgers that keep their fields in markdown sections
+// (Continuous-Claude's, in both its forms, and a root CONTINUITY.md kept by an
+// agent) converted to continuity's front matter form, in place and
+// atomically, or copied into the ledger directory. Import converts the
+// bytes; this file picks the files and writes them.
 
 import (
 	"bytes"
@@ -15,12 +16,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
 
-// Options say what to import.
-type Options struct {
+// ImportOptions say what to import.
+type ImportOptions struct {
 	Project *workspace.Workspace
 	Dir     string   // the working directory relative FILEs are in
 	Files   []string // the files named
@@ -29,20 +31,20 @@ type Options struct {
 	Now     time.Time
 }
 
-// NameError says that a root CONTINUITY.md has no usable ledger name.
-type NameError struct{ Err error }
+// ImportNameError says that a root CONTINUITY.md has no usable ledger name.
+type ImportNameError struct{ Err error }
 
-func (e *NameError) Error() string {
+func (e *ImportNameError) Error() string {
 	return "a root CONTINUITY.md becomes a ledger named after the repository; name it with --name: " + e.Err.Error()
 }
 
-func (e *NameError) Unwrap() error { return e.Err }
+func (e *ImportNameError) Unwrap() error { return e.Err }
 
-// Run converts every job (or, with dry, says what it would do).
-func Run(o Options, jobs []Job, dry bool) (results []Result, refused int) {
-	results = []Result{}
+// ImportLedgers converts every job (or, with dry, says what it would do).
+func ImportLedgers(o ImportOptions, jobs []ImportJob, dry bool) (results []ImportResult, refused int) {
+	results = []ImportResult{}
 	for _, j := range jobs {
-		_, r := One(o, j, dry)
+		_, r := ImportOne(o, j, dry)
 		if r.Action == "refused" {
 			refused++
 		}
@@ -51,13 +53,8 @@ func Run(o Options, jobs []Job, dry bool) (results []Result, refused int) {
 	return results, refused
 }
 
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
-
-// Result says what import did with one file.
-type Result struct {
+// ImportResult says what import did with one file.
+type ImportResult struct {
 	Path       string   `json:"path"`
 	Target     string   `json:"target,omitempty"` // where the converted ledger goes, when not in place
 	Action     string   `json:"action"`           // converted, copied, would-convert, would-copy, already, refused
@@ -67,15 +64,15 @@ type Result struct {
 	Problem    string   `json:"problem,omitempty"`
 }
 
-// Job is one file to convert and where its result goes.
-type Job struct{ Src, Target string }
+// ImportJob is one file to convert and where its result goes.
+type ImportJob struct{ Src, Target string }
 
-// Jobs lists the files to convert: those named, or with all every
+// ImportJobs lists the files to convert: those named, or with all every
 // ledger and a root CONTINUITY.md, which goes to the ledger directory
 // under o.Name.
-func Jobs(o Options) ([]Job, error) {
+func ImportJobs(o ImportOptions) ([]ImportJob, error) {
 	p := o.Project
-	var jobs []Job
+	var jobs []ImportJob
 	seen := map[string]bool{}
 	add := func(path string) error {
 		if !filepath.IsAbs(path) {
@@ -86,7 +83,7 @@ func Jobs(o Options) ([]Job, error) {
 			return nil
 		}
 		seen[path] = true
-		j := Job{Src: path, Target: path}
+		j := ImportJob{Src: path, Target: path}
 		if filepath.Base(path) == "CONTINUITY.md" {
 			n := o.Name
 			if n == "" {
@@ -94,7 +91,7 @@ func Jobs(o Options) ([]Job, error) {
 			}
 			t, err := p.LedgerPath(n)
 			if err != nil {
-				return &NameError{err}
+				return &ImportNameError{err}
 			}
 			j.Target = t
 		}
@@ -144,16 +141,16 @@ func slugName(s string) string {
 	return out
 }
 
-// One converts one file (or, with dry, says what it would do) and
+// ImportOne converts one file (or, with dry, says what it would do) and
 // returns the converted bytes and what was done.
-func One(o Options, j Job, dry bool) ([]byte, Result) {
+func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 	p := o.Project
-	r := Result{Path: p.Rel(j.Src)}
+	r := ImportResult{Path: p.Rel(j.Src)}
 	copyTo := j.Target != j.Src
 	if copyTo {
 		r.Target = p.Rel(j.Target)
 	}
-	refuse := func(err error) ([]byte, Result) {
+	refuse := func(err error) ([]byte, ImportResult) {
 		r.Action, r.Problem = "refused", firstLine(err)
 		return nil, r
 	}
@@ -167,7 +164,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 	}
 	targetRel := p.Rel(j.Target)
 	convert := func(in []byte) ([]byte, error) {
-		out, err := Import(targetRel, in, mtime)
+		out, err := compat.Import(targetRel, in, mtime)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +172,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 		return []byte(p.Redact(string(out))), nil
 	}
 	out, err := convert(src)
-	if errors.Is(err, ErrNothingToImport) {
+	if errors.Is(err, compat.ErrNothingToImport) {
 		r.Action = "already"
 		return nil, r
 	}
@@ -224,8 +221,8 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 }
 
 // summarize counts what the converted ledger holds.
-func summarize(r *Result, path string, out []byte) {
-	l, err := ParseLedger(path, out)
+func summarize(r *ImportResult, path string, out []byte) {
+	l, err := compat.ParseLedger(path, out)
 	if err != nil {
 		return
 	}
@@ -266,7 +263,7 @@ func boolCount(b bool) int {
 }
 
 // Line says in one line what import did with the file.
-func (r Result) Line() string {
+func (r ImportResult) Line() string {
 	what := strings.Join(r.Moved, ", ")
 	if what == "" {
 		what = "nothing"

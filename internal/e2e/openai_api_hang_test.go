@@ -1,40 +1,38 @@
-package openaiapi
+package e2e
 
 import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// TestHangDelay: a Delay reply comes after its delay; a Hang reply never
+// TestOpenAIHangDelay: a Delay reply comes after its delay; a Hang reply never
 // comes while the replies after it (another client's) do; Close releases
 // the hanging request.
-func TestHangDelay(t *testing.T) {
-	s := New(Text("slow").After(300*time.Millisecond), Hang(), Text("after"))
+func TestOpenAIHangDelay(t *testing.T) {
+	s := NewOpenAI(OpenAIText("slow").After(300*time.Millisecond), OpenAIHang(), OpenAIText("after"))
 	url := s.URL + "/v1/responses"
 	const body = `{"model":"m","stream":true}`
 
 	start := time.Now()
-	_, data := sse(t, post(t, url, body).Body)
+	_, data := openAISse(t, openAIPost(t, url, body).Body)
 	if took := time.Since(start); took < 300*time.Millisecond || data[2]["delta"] != "slow" {
 		t.Errorf("the delayed reply: %v after %v", data[2], took)
 	}
 
-	standin.CheckHang(t, url, body, func() int { return len(s.Requests()) }, func() {
-		if _, data := sse(t, post(t, url, body).Body); data[2]["delta"] != "after" {
+	CheckHang(t, url, body, func() int { return len(s.Requests()) }, func() {
+		if _, data := openAISse(t, openAIPost(t, url, body).Body); data[2]["delta"] != "after" {
 			t.Errorf("the request after the hanging one got %v", data[2])
 		}
 	}, s.Close)
 }
 
-// TestSaying: a reply with text and a tool call streams both items, the
+// TestOpenAISaying: a reply with text and a tool call streams both items, the
 // message first, at output indexes 0 and 1, and completes with both.
-func TestSaying(t *testing.T) {
-	s := New(Exec("make").Saying("Building now."))
+func TestOpenAISaying(t *testing.T) {
+	s := NewOpenAI(Exec("make").Saying("Building now."))
 	defer s.Close()
-	events, data := sse(t, post(t, s.URL+"/v1/responses", `{"model":"m","stream":true}`).Body)
+	events, data := openAISse(t, openAIPost(t, s.URL+"/v1/responses", `{"model":"m","stream":true}`).Body)
 	want := "response.created response.output_item.added response.output_text.delta response.output_item.done " +
 		"response.output_item.added response.output_item.done response.completed"
 	if got := strings.Join(events, " "); got != want {

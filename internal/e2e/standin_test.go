@@ -1,4 +1,4 @@
-package standin
+package e2e
 
 import (
 	"fmt"

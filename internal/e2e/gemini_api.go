@@ -1,4 +1,4 @@
-package geminiapi
+package e2e
 
 import (
 	"encoding/json"
@@ -8,13 +8,11 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// Response is one scripted model reply: plain text, one function call, or
+// GeminiResponse is one scripted model reply: plain text, one function call, or
 // both (the text first, as a model says what it is about to do).
-type Response struct {
+type GeminiResponse struct {
 	Text string // the model's text
 	Call *Call  // one function call; the client runs the tool and asks again
 	// PromptTokens is the promptTokenCount the reply reports (0 = 1000):
@@ -29,17 +27,17 @@ type Response struct {
 	Delay time.Duration
 }
 
-// Hang returns a reply that never comes.
-func Hang() Response { return Response{Hang: true} }
+// GeminiHang returns a reply that never comes.
+func GeminiHang() GeminiResponse { return GeminiResponse{Hang: true} }
 
 // Saying returns r with text said before its call.
-func (r Response) Saying(text string) Response { r.Text = text; return r }
+func (r GeminiResponse) Saying(text string) GeminiResponse { r.Text = text; return r }
 
 // Tokens returns r reporting n prompt tokens.
-func (r Response) Tokens(n int) Response { r.PromptTokens = n; return r }
+func (r GeminiResponse) Tokens(n int) GeminiResponse { r.PromptTokens = n; return r }
 
 // After returns r answered only after d.
-func (r Response) After(d time.Duration) Response { r.Delay = d; return r }
+func (r GeminiResponse) After(d time.Duration) GeminiResponse { r.Delay = d; return r }
 
 // Call is a function call the model makes.
 type Call struct {
@@ -47,16 +45,16 @@ type Call struct {
 	Args map[string]any // the tool's arguments
 }
 
-// Text returns a plain text response.
-func Text(s string) Response { return Response{Text: s} }
+// GeminiText returns a plain text response.
+func GeminiText(s string) GeminiResponse { return GeminiResponse{Text: s} }
 
-// Tool returns a response calling one tool.
-func Tool(name string, args map[string]any) Response {
-	return Response{Call: &Call{Name: name, Args: args}}
+// GeminiTool returns a response calling one tool.
+func GeminiTool(name string, args map[string]any) GeminiResponse {
+	return GeminiResponse{Call: &Call{Name: name, Args: args}}
 }
 
-// Request is one request the client sent, as received.
-type Request struct {
+// GeminiRequest is one request the client sent, as received.
+type GeminiRequest struct {
 	N           int       // 1-based arrival order
 	Path        string    // URL path and query
 	Model       string    // the model named in the path
@@ -69,29 +67,29 @@ type Request struct {
 
 // Main reports whether the request is a main-loop model call, the ones the
 // script answers.
-func (r Request) Main() bool { return r.Method == "streamGenerateContent" && !r.Compression }
+func (r GeminiRequest) Main() bool { return r.Method == "streamGenerateContent" && !r.Compression }
 
-// Server is a running stand-in API. Its zero value is not usable; call New.
-type Server struct {
+// GeminiServer is a running stand-in API. Its zero value is not usable; call New.
+type GeminiServer struct {
 	// URL (the Script's) is the base URL to give the client as GOOGLE_GEMINI_BASE_URL.
-	standin.Script[Response, Request]
+	Script[GeminiResponse, GeminiRequest]
 
-	hold standin.Hold // releases hanging and delayed requests on Close
+	hold Hold // releases hanging and delayed requests on Close
 }
 
-// DefaultSummary is the snapshot compression requests get unless SetSummary says otherwise.
-const DefaultSummary = "The user and the model exchanged greetings while testing hooks."
+// GeminiDefaultSummary is the snapshot compression requests get unless SetSummary says otherwise.
+const GeminiDefaultSummary = "The user and the model exchanged greetings while testing hooks."
 
-// New starts a server on 127.0.0.1 that answers main-loop calls with the
+// NewGemini starts a server on 127.0.0.1 that answers main-loop calls with the
 // given responses in order (then "OK"). Close it when done.
-func New(responses ...Response) *Server {
-	s := &Server{}
-	s.Start(s.serve, DefaultSummary, responses...)
+func NewGemini(responses ...GeminiResponse) *GeminiServer {
+	s := &GeminiServer{}
+	s.Start(s.serve, GeminiDefaultSummary, responses...)
 	return s
 }
 
 // Close shuts the server down; hanging requests give up.
-func (s *Server) Close() {
+func (s *GeminiServer) Close() {
 	s.hold.Release()
 	s.Script.Close()
 }
@@ -116,29 +114,29 @@ func IsCompression(raw []byte) bool {
 	return json.Unmarshal(raw, &b) == nil && strings.Contains(string(b.SystemInstruction), "state_snapshot")
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *GeminiServer) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	m := modelPath.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodPost || m == nil {
-		s.record(Request{Path: r.URL.RequestURI(), Body: raw, At: time.Now()})
+		s.record(GeminiRequest{Path: r.URL.RequestURI(), Body: raw, At: time.Now()})
 		http.Error(w, "{}", http.StatusNotFound)
 		return
 	}
-	req := Request{Path: r.URL.RequestURI(), Model: m[1], Method: m[2], Body: raw, At: time.Now()}
+	req := GeminiRequest{Path: r.URL.RequestURI(), Model: m[1], Method: m[2], Body: raw, At: time.Now()}
 	var b body
 	_ = json.Unmarshal(raw, &b)
 	req.Compression = req.Method != "countTokens" && strings.Contains(string(b.SystemInstruction), "state_snapshot")
 	req.Utility = req.Method == "generateContent" && !req.Compression
 
-	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, Request.Main)
+	req, next, haveNext, summary := s.Take(func(n int) GeminiRequest { req.N = n; return req }, GeminiRequest.Main)
 
 	id := fmt.Sprintf("resp_mock_%d", req.N)
 	switch {
 	case req.Method == "countTokens":
-		writeJSON(w, map[string]any{"totalTokens": (len(raw) + 3) / 4})
+		geminiWriteJSON(w, map[string]any{"totalTokens": (len(raw) + 3) / 4})
 		return
 	case req.Method == "embedContent" || req.Method == "batchEmbedContents":
-		writeJSON(w, map[string]any{"embedding": map[string]any{"values": []float64{0}}, "embeddings": []any{map[string]any{"values": []float64{0}}}})
+		geminiWriteJSON(w, map[string]any{"embedding": map[string]any{"values": []float64{0}}, "embeddings": []any{map[string]any{"values": []float64{0}}}})
 		return
 	case req.Method != "streamGenerateContent" && req.Method != "generateContent":
 		http.Error(w, "{}", http.StatusNotFound)
@@ -192,7 +190,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		"responseId":    id,
 	}
 	if !streaming {
-		writeJSON(w, reply)
+		geminiWriteJSON(w, reply)
 		return
 	}
 	// One server-sent event holding the whole reply, as the API may send it.
@@ -203,8 +201,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "data: %s\r\n\r\n", data)
 }
 
-func (s *Server) record(req Request) {
-	s.Take(func(n int) Request { req.N = n; return req }, nil)
+func (s *GeminiServer) record(req GeminiRequest) {
+	s.Take(func(n int) GeminiRequest { req.N = n; return req }, nil)
 }
 
 // fromSchema is a value that fits a JSON schema, for the client's utility
@@ -243,7 +241,7 @@ func fromSchema(schema map[string]any, key string) any {
 	return ""
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func geminiWriteJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
 }

@@ -1,4 +1,4 @@
-package mockapi
+package e2e
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func post(t *testing.T, url, body string) *http.Response {
+func anthropicPost(t *testing.T, url, body string) *http.Response {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -19,7 +19,7 @@ func post(t *testing.T, url, body string) *http.Response {
 	return resp
 }
 
-type message struct {
+type anthropicMessage struct {
 	StopReason string `json:"stop_reason"`
 	Content    []struct {
 		Type  string         `json:"type"`
@@ -30,37 +30,37 @@ type message struct {
 	} `json:"content"`
 }
 
-func decode(t *testing.T, r io.Reader) message {
+func decode(t *testing.T, r io.Reader) anthropicMessage {
 	t.Helper()
-	var m message
+	var m anthropicMessage
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-const compactBody = `{"model":"m","messages":[{"role":"user","content":"Your task is to create a detailed summary of the conversation. Wrap it in <summary></summary> tags.\nREMINDER: Do NOT call any tools."}]}`
+const anthropicCompactBody = `{"model":"m","messages":[{"role":"user","content":"Your task is to create a detailed summary of the conversation. Wrap it in <summary></summary> tags.\nREMINDER: Do NOT call any tools."}]}`
 
 func TestScriptNonStreaming(t *testing.T) {
-	s := New(Tool("Write", map[string]any{"file_path": "a.go", "content": "x"}), Text("done"))
+	s := NewAnthropic(AnthropicTool("Write", map[string]any{"file_path": "a.go", "content": "x"}), AnthropicText("done"))
 	defer s.Close()
 	url := s.URL + "/v1/messages?beta=true"
 
-	m := decode(t, post(t, url, `{"model":"m","messages":[]}`).Body)
+	m := decode(t, anthropicPost(t, url, `{"model":"m","messages":[]}`).Body)
 	if m.StopReason != "tool_use" || len(m.Content) != 1 || m.Content[0].Type != "tool_use" ||
 		m.Content[0].Name != "Write" || m.Content[0].Input["file_path"] != "a.go" || m.Content[0].ID == "" {
 		t.Fatalf("first reply = %+v, want a Write tool_use", m)
 	}
 	// A compaction request does not consume the script.
-	m = decode(t, post(t, url, compactBody).Body)
-	if len(m.Content) != 1 || !strings.Contains(m.Content[0].Text, "<summary>\n"+DefaultSummary+"\n</summary>") {
+	m = decode(t, anthropicPost(t, url, anthropicCompactBody).Body)
+	if len(m.Content) != 1 || !strings.Contains(m.Content[0].Text, "<summary>\n"+AnthropicDefaultSummary+"\n</summary>") {
 		t.Fatalf("compaction reply = %+v, want the default summary", m)
 	}
-	m = decode(t, post(t, url, `{"model":"m"}`).Body)
+	m = decode(t, anthropicPost(t, url, `{"model":"m"}`).Body)
 	if m.StopReason != "end_turn" || m.Content[0].Text != "done" {
 		t.Fatalf("third reply = %+v, want text done", m)
 	}
-	m = decode(t, post(t, url, `{"model":"m"}`).Body)
+	m = decode(t, anthropicPost(t, url, `{"model":"m"}`).Body)
 	if m.Content[0].Text != "OK" {
 		t.Fatalf("reply after the script = %+v, want OK", m)
 	}
@@ -81,16 +81,16 @@ func TestScriptNonStreaming(t *testing.T) {
 }
 
 func TestCountTokensAndUnknownPath(t *testing.T) {
-	s := New(Text("kept"))
+	s := NewAnthropic(AnthropicText("kept"))
 	defer s.Close()
-	resp := post(t, s.URL+"/v1/messages/count_tokens?beta=true", `{"messages":[]}`)
+	resp := anthropicPost(t, s.URL+"/v1/messages/count_tokens?beta=true", `{"messages":[]}`)
 	var got struct {
 		InputTokens int `json:"input_tokens"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got.InputTokens <= 0 {
 		t.Fatalf("count_tokens = %+v, %v", got, err)
 	}
-	if resp := post(t, s.URL+"/v1/other", `{}`); resp.StatusCode != http.StatusNotFound {
+	if resp := anthropicPost(t, s.URL+"/v1/other", `{}`); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown path status = %d, want 404", resp.StatusCode)
 	}
 	if s.Pending() != 1 {
@@ -101,8 +101,8 @@ func TestCountTokensAndUnknownPath(t *testing.T) {
 	}
 }
 
-// sse reads a server-sent event stream into (event, data) pairs.
-func sse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
+// anthropicSse reads a server-sent event stream into (event, data) pairs.
+func anthropicSse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
 	t.Helper()
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -130,16 +130,16 @@ func sse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
 }
 
 func TestStreaming(t *testing.T) {
-	s := New(Tool("Bash", map[string]any{"command": "ls"}))
+	s := NewAnthropic(AnthropicTool("Bash", map[string]any{"command": "ls"}))
 	defer s.Close()
 	s.SetSummary("auth notes kept")
 	url := s.URL + "/v1/messages"
 
-	resp := post(t, url, `{"model":"m","stream":true}`)
+	resp := anthropicPost(t, url, `{"model":"m","stream":true}`)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Errorf("Content-Type = %q", ct)
 	}
-	events, data := sse(t, resp.Body)
+	events, data := anthropicSse(t, resp.Body)
 	want := "message_start content_block_start content_block_delta content_block_stop message_delta message_stop"
 	if got := strings.Join(events, " "); got != want {
 		t.Fatalf("events = %s, want %s", got, want)
@@ -155,7 +155,7 @@ func TestStreaming(t *testing.T) {
 		t.Errorf("stop_reason = %v", d["stop_reason"])
 	}
 
-	_, data = sse(t, post(t, url, strings.Replace(compactBody, `"model":"m"`, `"model":"m","stream":true`, 1)).Body)
+	_, data = anthropicSse(t, anthropicPost(t, url, strings.Replace(anthropicCompactBody, `"model":"m"`, `"model":"m","stream":true`, 1)).Body)
 	delta = data[2]["delta"].(map[string]any)
 	if delta["type"] != "text_delta" || !strings.Contains(delta["text"].(string), "<summary>\nauth notes kept\n</summary>") {
 		t.Errorf("compaction delta = %v", delta)
@@ -167,18 +167,18 @@ func TestIsCompaction(t *testing.T) {
 		body string
 		want bool
 	}{
-		{compactBody, true},
+		{anthropicCompactBody, true},
 		{`{"messages":[{"content":"hello"}]}`, false},
 		{`{"messages":[{"content":"the <summary> of the file"}]}`, false},
 	} {
-		if got := IsCompaction([]byte(c.body)); got != c.want {
+		if got := AnthropicIsCompaction([]byte(c.body)); got != c.want {
 			t.Errorf("IsCompaction(%q) = %v, want %v", c.body, got, c.want)
 		}
 	}
 }
 
 func TestInputTokens(t *testing.T) {
-	s := New(Response{Text: "big", InputTokens: 990000}, Response{Text: "big again", InputTokens: 990000}, Text("small"))
+	s := NewAnthropic(AnthropicResponse{Text: "big", InputTokens: 990000}, AnthropicResponse{Text: "big again", InputTokens: 990000}, AnthropicText("small"))
 	defer s.Close()
 	url := s.URL + "/v1/messages"
 	usage := func(raw any) float64 {
@@ -188,17 +188,17 @@ func TestInputTokens(t *testing.T) {
 	}
 
 	var m map[string]any
-	if err := json.NewDecoder(post(t, url, `{"model":"m"}`).Body).Decode(&m); err != nil {
+	if err := json.NewDecoder(anthropicPost(t, url, `{"model":"m"}`).Body).Decode(&m); err != nil {
 		t.Fatal(err)
 	}
 	if got := usage(m["usage"]); got != 990000 {
 		t.Errorf("non-streaming usage.input_tokens = %v, want 990000", got)
 	}
-	_, data := sse(t, post(t, url, `{"model":"m","stream":true}`).Body)
+	_, data := anthropicSse(t, anthropicPost(t, url, `{"model":"m","stream":true}`).Body)
 	if got := usage(data[0]["message"].(map[string]any)["usage"]); got != 990000 {
 		t.Errorf("message_start usage.input_tokens = %v, want 990000", got)
 	}
-	_, data = sse(t, post(t, url, `{"model":"m","stream":true}`).Body)
+	_, data = anthropicSse(t, anthropicPost(t, url, `{"model":"m","stream":true}`).Body)
 	if got := usage(data[0]["message"].(map[string]any)["usage"]); got != 1000 {
 		t.Errorf("default usage.input_tokens = %v, want 1000", got)
 	}

@@ -1,4 +1,6 @@
-// Package openaiapi is a scripted stand-in for the OpenAI Responses API, on
+package e2e
+
+// The OpenAI stand-in: a scripted stand-in for the OpenAI Responses API, on
 // 127.0.0.1 only, so that the real Codex CLI can run whole sessions (hooks,
 // exec_command and apply_patch, automatic compaction, resume) offline in
 // tests. It answers POST /v1/responses from a script as server-sent events,
@@ -7,7 +9,6 @@
 //
 // Codex reaches it through a custom model provider whose base_url is
 // URL + "/v1" with wire_api "responses" (see Args).
-package openaiapi
 
 import (
 	"encoding/json"
@@ -16,13 +17,11 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/standin"
 )
 
-// Response is one scripted model reply: text, one tool call, or both (the
+// OpenAIResponse is one scripted model reply: text, one tool call, or both (the
 // text first, as a model says what it is about to do).
-type Response struct {
+type OpenAIResponse struct {
 	Text string    // the assistant's text
 	Call *ToolCall // one tool call; Codex runs it and asks again
 	// InputTokens is the prompt size the reply's usage reports (0 = 1000).
@@ -37,8 +36,8 @@ type Response struct {
 	Delay time.Duration
 }
 
-// Hang returns a reply that never comes.
-func Hang() Response { return Response{Hang: true} }
+// OpenAIHang returns a reply that never comes.
+func OpenAIHang() OpenAIResponse { return OpenAIResponse{Hang: true} }
 
 // ToolCall is a tool call the model makes. A string Input becomes a
 // custom (freeform) tool call, as apply_patch is; anything else is a
@@ -48,31 +47,31 @@ type ToolCall struct {
 	Input any
 }
 
-// Text returns a plain text reply.
-func Text(s string) Response { return Response{Text: s} }
+// OpenAIText returns a plain text reply.
+func OpenAIText(s string) OpenAIResponse { return OpenAIResponse{Text: s} }
 
 // Exec returns a reply calling exec_command with cmd.
-func Exec(cmd string) Response {
-	return Response{Call: &ToolCall{Name: "exec_command", Input: map[string]any{"cmd": cmd}}}
+func Exec(cmd string) OpenAIResponse {
+	return OpenAIResponse{Call: &ToolCall{Name: "exec_command", Input: map[string]any{"cmd": cmd}}}
 }
 
 // Patch returns a reply calling apply_patch with a patch
 // ("*** Begin Patch\n…*** End Patch\n").
-func Patch(patch string) Response {
-	return Response{Call: &ToolCall{Name: "apply_patch", Input: patch}}
+func Patch(patch string) OpenAIResponse {
+	return OpenAIResponse{Call: &ToolCall{Name: "apply_patch", Input: patch}}
 }
 
 // Tokens returns r reporting n input tokens.
-func (r Response) Tokens(n int) Response { r.InputTokens = n; return r }
+func (r OpenAIResponse) Tokens(n int) OpenAIResponse { r.InputTokens = n; return r }
 
 // Saying returns r with text said before its tool call.
-func (r Response) Saying(text string) Response { r.Text = text; return r }
+func (r OpenAIResponse) Saying(text string) OpenAIResponse { r.Text = text; return r }
 
 // After returns r answered only after d.
-func (r Response) After(d time.Duration) Response { r.Delay = d; return r }
+func (r OpenAIResponse) After(d time.Duration) OpenAIResponse { r.Delay = d; return r }
 
-// Request is one request the client sent, as received.
-type Request struct {
+// OpenAIRequest is one request the client sent, as received.
+type OpenAIRequest struct {
 	N          int    // 1-based arrival order
 	Method     string // GET, POST
 	Path       string // URL path and query, e.g. "/v1/responses"
@@ -80,28 +79,28 @@ type Request struct {
 	Compaction bool   // Codex asking for a summary of the history
 }
 
-// Server is a running stand-in API. Its zero value is not usable; call New.
-type Server struct {
+// OpenAIServer is a running stand-in API. Its zero value is not usable; call New.
+type OpenAIServer struct {
 	// URL (the Script's) is the server's root, e.g. http://127.0.0.1:PORT; Codex's
 	// base_url is URL + "/v1".
-	standin.Script[Response, Request]
+	Script[OpenAIResponse, OpenAIRequest]
 
-	hold standin.Hold // releases hanging and delayed requests on Close
+	hold Hold // releases hanging and delayed requests on Close
 }
 
-// DefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
-const DefaultSummary = "The user and assistant exchanged greetings while testing hooks."
+// OpenAIDefaultSummary is the summary compaction requests get unless SetSummary says otherwise.
+const OpenAIDefaultSummary = "The user and assistant exchanged greetings while testing hooks."
 
-// New starts a server on 127.0.0.1 that answers ordinary requests with the
+// NewOpenAI starts a server on 127.0.0.1 that answers ordinary requests with the
 // given responses in order (then "OK"). Close it when done.
-func New(responses ...Response) *Server {
-	s := &Server{}
-	s.Start(s.serve, DefaultSummary, responses...)
+func NewOpenAI(responses ...OpenAIResponse) *OpenAIServer {
+	s := &OpenAIServer{}
+	s.Start(s.serve, OpenAIDefaultSummary, responses...)
 	return s
 }
 
 // Close shuts the server down; hanging requests give up.
-func (s *Server) Close() {
+func (s *OpenAIServer) Close() {
 	s.hold.Release()
 	s.Script.Close()
 }
@@ -110,7 +109,7 @@ func (s *Server) Close() {
 // point it at this server with the given model: a custom provider with
 // plain HTTP and SSE, no websockets, no retries (a scripting mistake fails
 // fast), no update check and no analytics.
-func (s *Server) Args(model string) []string {
+func (s *OpenAIServer) Args(model string) []string {
 	const p = "model_providers.e2e"
 	return []string{
 		"-c", `model_provider="e2e"`, "-c", fmt.Sprintf("model=%q", model),
@@ -125,9 +124,9 @@ func (s *Server) Args(model string) []string {
 // input item).
 const compactionPrompt = "CONTEXT CHECKPOINT COMPACTION"
 
-// IsCompaction reports whether a request body is Codex asking the model to
+// OpenAIIsCompaction reports whether a request body is Codex asking the model to
 // summarise the history: its last input item is the compaction prompt.
-func IsCompaction(body []byte) bool {
+func OpenAIIsCompaction(body []byte) bool {
 	var req struct {
 		Input []json.RawMessage `json:"input"`
 	}
@@ -180,18 +179,18 @@ func Messages(body []byte) []Message {
 	return out
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	path := r.URL.Path
-	req := Request{Method: r.Method, Path: r.URL.RequestURI(), Body: body}
+	req := OpenAIRequest{Method: r.Method, Path: r.URL.RequestURI(), Body: body}
 	isResponses := r.Method == http.MethodPost && path == "/v1/responses"
-	req.Compaction = isResponses && IsCompaction(body)
+	req.Compaction = isResponses && OpenAIIsCompaction(body)
 
-	req, next, haveNext, summary := s.Take(func(n int) Request { req.N = n; return req }, func(r Request) bool {
+	req, next, haveNext, summary := s.Take(func(n int) OpenAIRequest { req.N = n; return req }, func(r OpenAIRequest) bool {
 		return isResponses && !r.Compaction
 	})
 	if !haveNext {
-		next = Text("OK")
+		next = OpenAIText("OK")
 	}
 	if isResponses && !req.Compaction {
 		switch {
@@ -205,12 +204,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	switch {
 	case r.Method == http.MethodGet && path == "/v1/models":
-		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
+		openAIWriteJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
 		return
 	case r.Method == http.MethodPost && path == "/v1/responses/compact":
 		// Remote compaction (OpenAI's own provider); a custom provider
 		// compacts locally, through /v1/responses.
-		writeJSON(w, map[string]any{"output": []any{map[string]any{"type": "message", "role": "user",
+		openAIWriteJSON(w, map[string]any{"output": []any{map[string]any{"type": "message", "role": "user",
 			"content": []any{map[string]any{"type": "input_text", "text": summary}}}}})
 		return
 	case !isResponses:
@@ -226,7 +225,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		parsed.Model = "mock-model"
 	}
 	if req.Compaction {
-		next = Text(summary)
+		next = OpenAIText(summary)
 	}
 	tokens := 1000
 	if haveNext && next.InputTokens > 0 {
@@ -237,18 +236,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		"created_at": time.Now().Unix(), "model": parsed.Model}
 	if parsed.Stream != nil && !*parsed.Stream {
 		resp["status"], resp["output"], resp["usage"] = "completed", its, usage(tokens)
-		writeJSON(w, resp)
+		openAIWriteJSON(w, resp)
 		return
 	}
-	stream(w, resp, its, tokens)
+	openAIStream(w, resp, its, tokens)
 }
 
 // items are the output items of a reply, in the API's shape: its text
 // (unless it only calls a tool), then its tool call.
-func items(n int, r Response) []any {
+func items(n int, r OpenAIResponse) []any {
 	var out []any
 	if r.Text != "" || r.Call == nil {
-		out = append(out, message(n, r.Text))
+		out = append(out, openAIMessage(n, r.Text))
 	}
 	if c := r.Call; c != nil {
 		if patch, ok := c.Input.(string); ok {
@@ -266,8 +265,8 @@ func items(n int, r Response) []any {
 	return out
 }
 
-// message is an assistant message item ("OK" for no text).
-func message(n int, text string) map[string]any {
+// openAIMessage is an assistant openAIMessage item ("OK" for no text).
+func openAIMessage(n int, text string) map[string]any {
 	if text == "" {
 		text = "OK"
 	}
@@ -280,16 +279,16 @@ func usage(tokens int) map[string]any {
 		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": tokens + 20}
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func openAIWriteJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// stream writes one reply as the server-sent events Codex reads:
+// openAIStream writes one reply as the server-sent events Codex reads:
 // response.created; for each output item, response.output_item.added, a
 // text delta for a message, response.output_item.done; then
 // response.completed with the usage.
-func stream(w http.ResponseWriter, resp map[string]any, its []any, tokens int) {
+func openAIStream(w http.ResponseWriter, resp map[string]any, its []any, tokens int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

@@ -1,4 +1,4 @@
-package openaiapi
+package e2e
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func post(t *testing.T, url, body string) *http.Response {
+func openAIPost(t *testing.T, url, body string) *http.Response {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -19,9 +19,9 @@ func post(t *testing.T, url, body string) *http.Response {
 	return resp
 }
 
-// sse reads a server-sent event stream into (event, data) pairs, checking
+// openAISse reads a server-sent event stream into (event, data) pairs, checking
 // that each data's type names its event.
-func sse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
+func openAISse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
 	t.Helper()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -49,16 +49,16 @@ func sse(t *testing.T, r io.Reader) (events []string, data []map[string]any) {
 	return events, data
 }
 
-const compactBody = `{"model":"gpt-5.5","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]},` +
+const openAICompactBody = `{"model":"gpt-5.5","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]},` +
 	`{"type":"message","role":"user","content":[{"type":"input_text","text":"You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another LLM that will resume the task."}]}]}`
 
-func TestScript(t *testing.T) {
-	s := New(Exec("make test").Tokens(60000), Patch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"), Text("done"))
+func TestOpenAIScript(t *testing.T) {
+	s := NewOpenAI(Exec("make test").Tokens(60000), Patch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"), OpenAIText("done"))
 	defer s.Close()
 	s.SetSummary("SUMMARY: tests fixed")
 	url := s.URL + "/v1/responses"
 
-	events, data := sse(t, post(t, url, `{"model":"gpt-5.5","stream":true,"input":[]}`).Body)
+	events, data := openAISse(t, openAIPost(t, url, `{"model":"gpt-5.5","stream":true,"input":[]}`).Body)
 	want := "response.created response.output_item.added response.output_item.done response.completed"
 	if got := strings.Join(events, " "); got != want {
 		t.Fatalf("events %s, want %s", got, want)
@@ -73,24 +73,24 @@ func TestScript(t *testing.T) {
 	}
 
 	// A compaction request gets the summary and does not consume the script.
-	if !IsCompaction([]byte(compactBody)) {
+	if !OpenAIIsCompaction([]byte(openAICompactBody)) {
 		t.Fatal("IsCompaction(compaction request) = false")
 	}
-	events, data = sse(t, post(t, url, compactBody).Body)
+	events, data = openAISse(t, openAIPost(t, url, openAICompactBody).Body)
 	if strings.Join(events, " ") != "response.created response.output_item.added response.output_text.delta response.output_item.done response.completed" ||
 		data[2]["delta"] != "SUMMARY: tests fixed" {
 		t.Errorf("compaction answer: %v %v", events, data)
 	}
 
-	_, data = sse(t, post(t, url, `{"model":"gpt-5.5","stream":true,"input":[]}`).Body)
+	_, data = openAISse(t, openAIPost(t, url, `{"model":"gpt-5.5","stream":true,"input":[]}`).Body)
 	if it := data[2]["item"].(map[string]any); it["type"] != "custom_tool_call" || it["name"] != "apply_patch" || !strings.HasPrefix(it["input"].(string), "*** Begin Patch\n*** Add File: a.txt") {
 		t.Errorf("second item %v, want an apply_patch custom call", it)
 	}
-	_, data = sse(t, post(t, url, `{"model":"gpt-5.5","stream":true}`).Body)
+	_, data = openAISse(t, openAIPost(t, url, `{"model":"gpt-5.5","stream":true}`).Body)
 	if it := data[3]["item"].(map[string]any); it["type"] != "message" || it["content"].([]any)[0].(map[string]any)["text"] != "done" {
 		t.Errorf("third item %v", it)
 	}
-	_, data = sse(t, post(t, url, `{"model":"gpt-5.5","stream":true}`).Body)
+	_, data = openAISse(t, openAIPost(t, url, `{"model":"gpt-5.5","stream":true}`).Body)
 	if data[2]["delta"] != "OK" {
 		t.Errorf("after the script: %v, want OK", data[2])
 	}
@@ -104,7 +104,7 @@ func TestScript(t *testing.T) {
 }
 
 func TestOtherPaths(t *testing.T) {
-	s := New(Text("kept"))
+	s := NewOpenAI(OpenAIText("kept"))
 	defer s.Close()
 	resp, err := http.Get(s.URL + "/v1/models")
 	if err != nil {
@@ -119,14 +119,14 @@ func TestOtherPaths(t *testing.T) {
 			Content []struct{ Text string }
 		}
 	}
-	if err := json.NewDecoder(post(t, s.URL+"/v1/responses/compact", `{}`).Body).Decode(&out); err != nil || out.Output[0].Content[0].Text != DefaultSummary {
+	if err := json.NewDecoder(openAIPost(t, s.URL+"/v1/responses/compact", `{}`).Body).Decode(&out); err != nil || out.Output[0].Content[0].Text != OpenAIDefaultSummary {
 		t.Errorf("remote compaction: %+v %v", out, err)
 	}
-	if r := post(t, s.URL+"/v1/chat/completions", `{}`); r.StatusCode != http.StatusNotFound {
+	if r := openAIPost(t, s.URL+"/v1/chat/completions", `{}`); r.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown path: %d", r.StatusCode)
 	}
 	var m map[string]any
-	if err := json.NewDecoder(post(t, s.URL+"/v1/responses", `{"model":"m","stream":false}`).Body).Decode(&m); err != nil || m["status"] != "completed" {
+	if err := json.NewDecoder(openAIPost(t, s.URL+"/v1/responses", `{"model":"m","stream":false}`).Body).Decode(&m); err != nil || m["status"] != "completed" {
 		t.Errorf("non-streaming: %v %v", m, err)
 	}
 	if s.Pending() != 0 || len(s.Requests()) != 4 {
@@ -141,10 +141,10 @@ func TestMessages(t *testing.T) {
 	if len(got) != 2 || got[0] != (Message{"developer", "ctx <a>"}) || got[1] != (Message{"user", "a\nb"}) {
 		t.Errorf("Messages = %+v", got)
 	}
-	if IsCompaction([]byte(body)) || IsCompaction([]byte("{")) {
+	if OpenAIIsCompaction([]byte(body)) || OpenAIIsCompaction([]byte("{")) {
 		t.Error("IsCompaction on an ordinary request")
 	}
-	s := New()
+	s := NewOpenAI()
 	defer s.Close()
 	if args := s.Args("gpt-5.5"); len(args) != 20 || !strings.Contains(strings.Join(args, " "), `base_url="http://127.0.0.1:`) {
 		t.Errorf("Args = %q", args)

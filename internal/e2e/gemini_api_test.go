@@ -1,4 +1,4 @@
-package geminiapi
+package e2e
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func post(t *testing.T, url, body string) []byte {
+func geminiPost(t *testing.T, url, body string) []byte {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -66,42 +66,42 @@ const (
 	routerBody      = `{"contents":[],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"OBJECT","properties":{"complexity_reasoning":{"type":"STRING"},"complexity_score":{"type":"INTEGER"}}}}}`
 )
 
-func TestScript(t *testing.T) {
-	s := New(Tool("write_file", map[string]any{"file_path": "/r/a.go", "content": "x"}), Response{Text: "done", PromptTokens: 900000})
+func TestGeminiScript(t *testing.T) {
+	s := NewGemini(GeminiTool("write_file", map[string]any{"file_path": "/r/a.go", "content": "x"}), GeminiResponse{Text: "done", PromptTokens: 900000})
 	defer s.Close()
 	stream := s.URL + "/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"
 
-	r := parse(t, post(t, stream, mainBody))
+	r := parse(t, geminiPost(t, stream, mainBody))
 	fc := r.Candidates[0].Content.Parts[0].FunctionCall
 	if fc == nil || fc.Name != "write_file" || fc.Args["file_path"] != "/r/a.go" || fc.ID == "" || r.Usage.PromptTokenCount != 1000 {
 		t.Fatalf("first reply %+v, want a write_file call reporting 1000 tokens", r)
 	}
 	// The router and the compression's calls do not consume the script.
-	r = parse(t, post(t, s.URL+"/v1beta/models/gemini-3.5-flash-lite:generateContent", routerBody))
+	r = parse(t, geminiPost(t, s.URL+"/v1beta/models/gemini-3.5-flash-lite:generateContent", routerBody))
 	var routed map[string]any
 	if err := json.Unmarshal([]byte(r.Candidates[0].Content.Parts[0].Text), &routed); err != nil || routed["complexity_score"] != float64(1) {
 		t.Fatalf("router reply %q (%v), want schema-shaped JSON", r.Candidates[0].Content.Parts[0].Text, err)
 	}
 	s.SetSummary("SNAP")
-	r = parse(t, post(t, s.URL+"/v1beta/models/gemini-3-flash-preview:generateContent", compressionBody))
+	r = parse(t, geminiPost(t, s.URL+"/v1beta/models/gemini-3-flash-preview:generateContent", compressionBody))
 	if got := r.Candidates[0].Content.Parts[0].Text; got != "<state_snapshot>\nSNAP\n</state_snapshot>" {
 		t.Fatalf("compression reply %q", got)
 	}
-	r = parse(t, post(t, stream, mainBody))
+	r = parse(t, geminiPost(t, stream, mainBody))
 	if r.Candidates[0].Content.Parts[0].Text != "done" || r.Usage.PromptTokenCount != 900000 {
 		t.Fatalf("second reply %+v", r)
 	}
 	if s.Pending() != 0 {
 		t.Errorf("pending %d", s.Pending())
 	}
-	r = parse(t, post(t, stream, mainBody))
+	r = parse(t, geminiPost(t, stream, mainBody))
 	if r.Candidates[0].Content.Parts[0].Text != "OK" {
 		t.Errorf("past the script: %+v", r)
 	}
 	var tokens struct {
 		TotalTokens int `json:"totalTokens"`
 	}
-	if err := json.Unmarshal(post(t, s.URL+"/v1beta/models/gemini-3.8-flash:countTokens", `{"contents":[]}`), &tokens); err != nil || tokens.TotalTokens <= 0 {
+	if err := json.Unmarshal(geminiPost(t, s.URL+"/v1beta/models/gemini-3.8-flash:countTokens", `{"contents":[]}`), &tokens); err != nil || tokens.TotalTokens <= 0 {
 		t.Errorf("countTokens: %+v %v", tokens, err)
 	}
 
@@ -134,7 +134,7 @@ func TestScript(t *testing.T) {
 }
 
 func TestUnknownPath(t *testing.T) {
-	s := New()
+	s := NewGemini()
 	defer s.Close()
 	resp, err := http.Get(s.URL + "/v1beta/models")
 	if err != nil {
