@@ -33,7 +33,9 @@ hook prints) instead.`,
 			if err != nil {
 				return err
 			}
-			inj, err := core.Context(p, a.env(h), name, source, id)
+			e := a.env(h)
+			e.Client = clientOf(h)
+			inj, err := core.Context(p, e, name, source, id)
 			if a.json {
 				ans := agent.Answer{Context: inj.Text, Message: inj.Message}
 				if errors.Is(err, ledger.ErrNotFound) {

@@ -98,7 +98,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 		if in.Ledger != nil {
 			files = in.Ledger.Files
 		}
-		in.Others = others(p, name, agentSession, files, e.Now)
+		in.Others = others(p, name, agentSession, e.Client, files, e.Now)
 	}
 	if in.Short() {
 		if shared {

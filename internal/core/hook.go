@@ -84,6 +84,14 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	if ev.Subagent != "" {
 		return k.subagent(p, ev, start)
 	}
+	var client *proc.Identity
+	var named, looked bool
+	if ev.Kind == agent.Start && ev.SessionID != "" {
+		// A start is told of the others at work: its client's own
+		// sessions are not others.
+		client, named = k.client()
+		k.Env.Client, looked = client, true
+	}
 	var ans agent.Answer
 	var msg, stream string
 	var files []string
@@ -116,19 +124,21 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 		k.debugf("%s: %s", ev.Name, msg)
 	}
 	if ev.SessionID != "" {
-		client, named := k.client()
-		var trusted *proc.Identity
+		if !looked {
+			client, named = k.client()
+		}
+		var trusted, candidate *proc.Identity
 		if serr := p.Local.UpdateSession(ev.SessionID, k.Now, func(s *localstate.Session) {
 			s.Runs = append(s.Runs, run)
 			if stream != "" {
 				s.Ledger = stream
 			}
 			seen(s, ev, k.Host.Name(), client, named, func() string { return k.Host.TranscriptDir(k.Getenv, p.Root) }, k.Now)
-			stream, trusted = s.Ledger, s.Client
+			stream, trusted, candidate = s.Ledger, s.Client, s.Candidate
 		}); serr != nil {
 			k.debugf("record run: %v", serr)
 		}
-		if rerr := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, trusted, files); rerr != nil {
+		if rerr := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, trusted, candidate, files); rerr != nil {
 			k.debugf("record the repository's session: %v", rerr)
 		}
 	}
@@ -157,7 +167,7 @@ func (k Hook) subagent(p *workspace.Workspace, ev agent.Event, start time.Time) 
 		}
 	}
 	k.debugf("%s: subagent %s of session %s (%s)", ev.Name, ev.Subagent, ev.SessionID, time.Since(start).Round(time.Millisecond))
-	if err := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, nil, nil); err != nil {
+	if err := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, nil, nil, nil); err != nil {
 		k.debugf("record the repository's session: %v", err)
 	}
 	return ans

@@ -42,7 +42,7 @@ func Live(r localstate.RepoSession, now time.Time) bool {
 // repository's sessions: who, where, on which stream, what it touched. A
 // subagent's calls are its parent's work: they renew the parent's entry and
 // never end it.
-func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, host, stream string, client *proc.Identity, files []string) error {
+func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, host, stream string, client, candidate *proc.Identity, files []string) error {
 	if p.Repo.Root == "" || ev.SessionID == "" {
 		return nil
 	}
@@ -50,7 +50,9 @@ func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, ho
 	return p.Local.RecordRepoSession(ev.SessionID, now, func(r *localstate.RepoSession) {
 		r.Agent = host
 		if client != nil {
-			r.Client = client
+			r.Client, r.Candidate = client, nil
+		} else if candidate != nil {
+			r.Candidate = candidate
 		}
 		if stream != "" {
 			r.Stream = stream
@@ -104,12 +106,15 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 	return "worktree " + dir
 }
 
-// others are the live sessions of the repository, self apart, at work on
-// stream or on files its ledger names, most recently active first.
-func others(p *workspace.Workspace, stream, self string, ledgerFiles []string, now time.Time) []inject.Other {
+// others are the live sessions of the repository at work on stream or on
+// files its ledger names, most recently active first: neither the session
+// self nor any of the client process client (when known; a client's
+// earlier session is not another at work).
+func others(p *workspace.Workspace, stream, self string, client *proc.Identity, ledgerFiles []string, now time.Time) []inject.Other {
+	mine := func(id *proc.Identity) bool { return client != nil && id != nil && *id == *client }
 	var out []inject.Other
 	for _, r := range p.Local.RepoSessions() {
-		if r.ID == self || !Live(r, now) || !sameRepository(p, r.Worktree) {
+		if r.ID == self || mine(r.Client) || mine(r.Candidate) || !Live(r, now) || !sameRepository(p, r.Worktree) {
 			continue
 		}
 		var shared []string

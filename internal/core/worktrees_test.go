@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +21,10 @@ import (
 // worktrees is a repository (proj, on main, with the auth ledger
 // committed) and its linked worktrees, each opened as a workspace.
 type worktrees struct {
-	t    *testing.T
-	main *testkit.Repo
-	now  time.Time
+	t       *testing.T
+	main    *testkit.Repo
+	now     time.Time
+	clients map[string]proc.Identity // by session id
 }
 
 func newWorktrees(t *testing.T) *worktrees {
@@ -50,14 +52,37 @@ func (w *worktrees) open(dir string) *workspace.Workspace {
 	return p
 }
 
-// hook handles ev in dir as host h would at w.now, its client this test
-// process (alive).
+// client is a live process standing for one client (an agent's), for the
+// test's length.
+func (w *worktrees) client() proc.Identity {
+	w.t.Helper()
+	cmd := exec.Command("sleep", "600")
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	id, err := proc.Of(cmd.Process.Pid)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return id
+}
+
+// hook handles ev in dir as host h would at w.now, for the session's
+// client (one per session id, alive).
 func (w *worktrees) hook(h agent.Host, dir string, ev agent.Event) agent.Answer {
 	w.t.Helper()
 	var stderr bytes.Buffer
-	self, err := proc.Of(os.Getpid())
+	if w.clients == nil {
+		w.clients = map[string]proc.Identity{}
+	}
+	id, ok := w.clients[ev.SessionID]
+	if !ok {
+		id = w.client()
+		w.clients[ev.SessionID] = id
+	}
 	k := Hook{Env: Env{Host: h, Getenv: w.main.Getenv, Now: w.now, Version: "test"}, Dir: t0dir, Stderr: &stderr,
-		Client: func() (proc.Identity, bool, error) { return self, true, err }}
+		Client: func() (proc.Identity, bool, error) { return id, true, nil }}
 	ev.Cwd = dir
 	if ev.Name == "" {
 		ev.Name = "Event"
@@ -101,7 +126,7 @@ func TestSharedStreamAcrossWorktrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.setNow(a, "Wire the refresh token into the mobile client", time.Now().Add(time.Minute))
-	if err := recordRepoSession(pa, w.now, agent.Event{SessionID: "sess-a", Kind: agent.TurnEnd}, "claude", "auth", nil,
+	if err := recordRepoSession(pa, w.now, agent.Event{SessionID: "sess-a", Kind: agent.TurnEnd}, "claude", "auth", nil, nil,
 		[]string{"src/auth/token.go"}); err != nil {
 		t.Fatal(err)
 	}
@@ -260,4 +285,15 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestOwnClientNotOthers: a client's earlier session (a /clear, a resume
+// under a new id) is not another at work; another client's is.
+func TestOwnClientNotOthers(t *testing.T) {
+	w := newWorktrees(t)
+	w.hook(claude.Host{}, w.main.Dir, start("first"))
+	w.clients["second"] = w.clients["first"]
+	lacks(t, "the same client's next session", w.hook(claude.Host{}, w.main.Dir, start("second")).Context, "Also at work")
+	contains(t, "another client's session", w.hook(claude.Host{}, w.main.Dir, start("third")).Context,
+		"Also at work: Claude Code in this worktree (branch main) has worked on this stream")
 }

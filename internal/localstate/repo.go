@@ -26,7 +26,10 @@ type RepoSession struct {
 	ID     string         `json:"id"`
 	Agent  string         `json:"agent,omitempty"`  // claude, codex, gemini, …
 	Client *proc.Identity `json:"client,omitempty"` // the client process, when identified
-	Stream string         `json:"stream,omitempty"`
+	// Candidate is a process that may be its client (found by its age
+	// alone, not yet confirmed by a second hook call).
+	Candidate *proc.Identity `json:"candidate,omitempty"`
+	Stream    string         `json:"stream,omitempty"`
 	// Worktree is the absolute root of the worktree the session works in.
 	Worktree string `json:"worktree"`
 	// Branch is the worktree's branch at the last hook ("" on a detached HEAD).
