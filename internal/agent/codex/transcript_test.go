@@ -42,7 +42,7 @@ func TestReadRecorded(t *testing.T) {
 	data := rollout(t)
 	f := read(t, data, nil)
 	want := handoff.Facts{
-		Files:    []string{"src/token.go", "app.txt", "old.txt", "notes.txt", "docs/notes.md"},
+		Files: []string{"src/token.go", "app.txt", "old.txt", "notes.txt", "docs/notes.md"},
 		// ls, git status and cat only look: left out, counted.
 		Commands: []string{"mkdir -p src && env | sort > /tmp/codexrec/out/exec-env.txt"},
 		LookOnly: 3,
