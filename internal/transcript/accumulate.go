@@ -434,7 +434,7 @@ func clonedTasks(ts []handoff.Task, a *Accumulator) []handoff.Task {
 // normalStatus is a plan item's status in one vocabulary: pending,
 // in_progress, completed (each host's words mapped), deleted.
 func normalStatus(s string) string {
-	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "-", "_")) {
+	switch strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(s))) {
 	case "in_progress", "inprogress", "active", "doing", "running":
 		return "in_progress"
 	case "completed", "complete", "done", "finished":

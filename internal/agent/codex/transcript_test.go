@@ -300,6 +300,35 @@ func TestReadCases(t *testing.T) {
 			t.Errorf("in flight %q, want %q", f.InFlight, want)
 		}
 	})
+	t.Run("an exit that comes through write_stdin", func(t *testing.T) {
+		running := func(id, sid string) string {
+			return rec("response_item", map[string]any{"type": "function_call_output", "call_id": id,
+				"output": "Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID " + sid + "\nOriginal token count: 3\nOutput:\n=== RUN TestLogin\n"})
+		}
+		poll := func(id, sid string) string {
+			return rec("response_item", map[string]any{"type": "function_call", "name": "write_stdin", "arguments": `{"session_id":` + sid + `,"chars":"","yield_time_ms":1000}`, "call_id": id})
+		}
+		f := read(t, join(ctx,
+			exec("c1", "go test ./api/..."), running("c1", "7"),
+			poll("w1", "7"), running("w1", "7"),
+			poll("w2", "7"), execOut("w2", 1, "--- FAIL: TestLogin (0.01s)\nFAIL\tex/api\t0.01s\n"),
+			poll("w3", "99"), execOut("w3", 0, "ok\n"), // a session never seen: nothing
+			rec("response_item", map[string]any{"type": "function_call", "name": "update_plan", "call_id": "u1",
+				"arguments": `{"explanation":"x","plan":[{"step":"Reproduce","status":"completed"},{"step":"Fix login","status":"in_progress"}]}`}),
+		), nil)
+		if want := []string{"`go test ./api/...`: exit 1: --- FAIL: TestLogin (0.01s)"}; !slices.Equal(f.Errors, want) {
+			t.Errorf("errors %q, want %q", f.Errors, want)
+		}
+		if want := []handoff.Check{{Command: "go test ./api/...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}}}; !reflect.DeepEqual(f.Checks, want) {
+			t.Errorf("checks %+v, want %+v", f.Checks, want)
+		}
+		if len(f.InFlight) != 0 {
+			t.Errorf("in flight %q: the command ended", f.InFlight)
+		}
+		if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix login", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
+			t.Errorf("plan %+v, want %+v", f.Tasks, want)
+		}
+	})
 	t.Run("secrets are redacted before cutting", func(t *testing.T) {
 		secret := "sk-live-" + strings.Repeat("x", 30)
 		red := func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
