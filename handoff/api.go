@@ -106,16 +106,31 @@ type Meta struct {
 // Handoff is everything a handoff file says.
 type Handoff struct {
 	Meta
-	Summary    string
-	Goal       string
-	Now        string
-	Done       []string
-	Next       []string
-	Decisions  []ledger.Decision
-	Files      []string
-	Commands   []string
-	Errors     []string
-	Prompts    []string
+	// Where the work stands: the task (the ledger's now, else the latest
+	// request), the plan, the last run of each check, the commits the
+	// session made, what is uncommitted in the work tree (from git, apart
+	// from the files the session touched), what was in flight.
+	Task        string
+	Plan        []Task
+	Checks      []Check
+	Commits     []Commit
+	Uncommitted []string
+	InFlight    []string
+
+	Summary   string
+	Goal      string
+	Now       string
+	Done      []string
+	Next      []string
+	Decisions []ledger.Decision
+	Files     []string
+	Outside   []string // files written outside the repository
+	Commands  []string
+	Errors    []string
+	Prompts   []string
+	// Omitted counts what the transcript's bounded lists left out before
+	// Files, Commands and Errors: the rendering says so.
+	Omitted    Omitted
 	LedgerPath string // relative to the repository root
 	// NewDecisions are the decisions (their text) that the previous
 	// handoff of the work stream did not list; rendering marks them.
@@ -130,10 +145,23 @@ var ErrNoHandoff = errors.New("no handoff")
 // handoff is rendered and its items cut to size: a secret cut in half would
 // no longer be recognised.
 func (h *Handoff) Redact(red func(string) string) {
-	for _, s := range []*string{&h.Summary, &h.Goal, &h.Now, &h.Branch, &h.Author} {
+	for _, s := range []*string{&h.Summary, &h.Goal, &h.Now, &h.Branch, &h.Author, &h.Task} {
 		*s = red(*s)
 	}
-	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Commands, &h.Errors, &h.Prompts} {
+	for i := range h.Plan {
+		h.Plan[i].Subject = red(h.Plan[i].Subject)
+	}
+	for i := range h.Checks {
+		c := &h.Checks[i]
+		c.Command = red(c.Command)
+		for j := range c.Failing {
+			c.Failing[j] = red(c.Failing[j])
+		}
+	}
+	for i := range h.Commits {
+		h.Commits[i].Subject = red(h.Commits[i].Subject)
+	}
+	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Outside, &h.Commands, &h.Errors, &h.Prompts, &h.Uncommitted, &h.InFlight} {
 		for i := range *list {
 			(*list)[i] = red((*list)[i])
 		}

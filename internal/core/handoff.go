@@ -83,9 +83,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	dirty := gitMeta(p, &meta, gitBudget)
+	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
 	sessionFiles := facts.Files
-	h := build(p, r.Name, meta, facts, dirty, l)
+	h := build(p, r.Name, meta, facts, dirty, commits, l)
 	if r.Recovered != "" {
 		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
 	}
@@ -264,10 +264,11 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 }
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
-// uncommitted paths.
-func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string {
+// uncommitted paths and the commits made on the branch since the session
+// started (started: the transcript's first timestamp; none when "").
+func gitMeta(p *project.Project, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
-		return nil
+		return nil, nil
 	}
 	m.Branch = gitfacts.Branch(p.Repo)
 	m.Commit = gitfacts.Commit(p.Repo)
@@ -278,18 +279,42 @@ func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string
 	if err == nil {
 		m.Dirty = len(files)
 	}
-	return files
+	var commits []handoff.Commit
+	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
+		log, _ := gitfacts.Log(ctx, p.Repo, t)
+		for _, c := range log {
+			commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+		}
+	}
+	return files, commits
 }
 
-// build assembles the handoff: the session's files first, then what else
-// is uncommitted in the work tree (continuity's own files left out).
-func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
-	g := *f
-	g.Files = mergeFiles(f.Files, notOurs(p, dirty))
-	h := handoff.Build(meta, &g, l)
+// build assembles the handoff: the files the session touched, and apart
+// from them what is uncommitted in the work tree (continuity's own files
+// left out); the commits the session's commands reported and those git
+// shows on the branch since the session started.
+func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, commits []handoff.Commit, l *ledger.Ledger) *handoff.Handoff {
+	h := handoff.Build(meta, f, l)
+	h.Uncommitted = notOurs(p, dirty)
+	h.Commits = mergeCommits(h.Commits, commits)
 	lpath, _ := p.LedgerPath(name)
 	h.LedgerPath = p.Rel(lpath)
 	return h
+}
+
+// mergeCommits joins the commits a transcript reported with git's, oldest
+// first, each once (an abbreviated hash matches its longer form).
+func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
+	out := append([]handoff.Commit(nil), fromGit...)
+	for _, c := range seen {
+		dup := slices.ContainsFunc(out, func(o handoff.Commit) bool {
+			return strings.HasPrefix(o.Hash, c.Hash) || strings.HasPrefix(c.Hash, o.Hash)
+		})
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // activityHash fingerprints what a transcript says was done, to tell
@@ -362,7 +387,8 @@ func keepSections(h *handoff.Handoff, keep []string) {
 	for key, drop := range map[string]func(){
 		"summary": func() { h.Summary = "" }, "goal": func() { h.Goal = "" }, "now": func() { h.Now = "" },
 		"done": func() { h.Done = nil }, "next": func() { h.Next = nil }, "decisions": func() { h.Decisions, h.NewDecisions = nil, nil },
-		"files": func() { h.Files = nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"files": func() { h.Files, h.Outside = nil, nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"state":    func() { h.Task, h.Plan, h.Checks, h.Commits, h.Uncommitted, h.InFlight = "", nil, nil, nil, nil, nil },
 		"requests": func() { h.Prompts = nil },
 	} {
 		if !on[key] {
@@ -386,25 +412,6 @@ func notOurs(p *project.Project, paths []string) []string {
 		if !mine {
 			out = append(out, f)
 		}
-	}
-	return out
-}
-
-// mergeFiles joins two lists of paths without repeats, dropping a
-// directory entry ("src/") when a path inside it is listed.
-func mergeFiles(a, b []string) []string {
-	all := append(append([]string{}, a...), b...)
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range all {
-		if s == "" || seen[s] {
-			continue
-		}
-		seen[s] = true
-		if strings.HasSuffix(s, "/") && slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(o, s) }) {
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
 }

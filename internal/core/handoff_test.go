@@ -197,16 +197,18 @@ func TestKeepSections(t *testing.T) {
 	}
 }
 
-func TestNotOursAndMergeFiles(t *testing.T) {
+func TestNotOursAndMergeCommits(t *testing.T) {
 	r := newRepo(t)
 	got := notOurs(r.p, []string{"src/a.go", "thoughts/", "thoughts/ledgers/CONTINUITY_x.md", "thoughts/shared/handoffs/x/h.md",
 		".continuity.yaml", "thoughtsX/y.go", "docs/"})
 	if want := []string{"src/a.go", "thoughtsX/y.go", "docs/"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("notOurs = %q, want %q", got, want)
 	}
-	got = mergeFiles([]string{"src/a.go", "", "src/b.go"}, []string{"src/", "src/a.go", "docs/", "README.md"})
-	if want := []string{"src/a.go", "src/b.go", "docs/", "README.md"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("mergeFiles = %q, want %q", got, want)
+	seen := []handoff.Commit{{Hash: "4f3c2b1", Subject: "a"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	fromGit := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}}
+	want := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	if got := mergeCommits(seen, fromGit); !reflect.DeepEqual(got, want) {
+		t.Errorf("mergeCommits = %+v, want %+v", got, want)
 	}
 }
 
@@ -314,5 +316,30 @@ func TestPrune(t *testing.T) {
 	PruneLazily(r.p, testNow.Add(25*time.Hour))
 	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "d.json")); err == nil {
 		t.Error("not pruned after a day")
+	}
+}
+
+// TestHandoffStateFromGit: the uncommitted paths get a line of their own
+// (not among the files the session touched), and the commits made on the
+// branch since the session started are listed.
+func TestHandoffStateFromGit(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.write("src/made.go", "package src\n")
+	r.git("add", "src/made.go")
+	r.git("commit", "-q", "-m", "Add made.go for the refresh endpoint")
+	r.write(".gitattributes", "*.md text\n")
+	w, err := WriteHandoff(r.p, r.env0(nil), preCompact(r.transcript()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := r.read(w.Path)
+	contains(t, "handoff", src, "## State\n", "- Commits:\n", " Add made.go for the refresh endpoint\n", "- Uncommitted: `.gitattributes`")
+	parsed, err := handoff.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := parsed.Sections["Files touched"]; strings.Contains(files, ".gitattributes") {
+		t.Errorf("an uncommitted path the session never touched is listed as touched:\n%s", files)
 	}
 }
