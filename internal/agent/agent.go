@@ -1,10 +1,11 @@
-// Package host is the seam between continuity's core and the coding agents it
-// serves. A host package (internal/agent/claude, codex, gemini) knows one
-// agent: the payload its hooks receive and the answer they print, where its
-// transcripts live and how they read, how its hooks are registered, and its
-// limits. Nothing outside a host package knows an agent's names, paths or
-// environment variables; the core speaks only in the neutral Event and
-// Answer below.
+// Package agent is the contract between continuity's core and the coding
+// agents it serves, in this one file: the neutral Event and Answer, and Host,
+// what every agent package implements, with the optional capabilities
+// declared beside it. An agent package (internal/agent/claude, codex,
+// gemini, …) knows one agent: the payload its hooks receive and the answer
+// they print, where its transcripts live and how their records read, how its
+// hooks are registered, and its limits. Nothing outside an agent package
+// knows an agent's names, paths or environment variables.
 package agent
 
 import (

@@ -123,18 +123,19 @@ func causeOf(err error) string {
 	}
 }
 
-// refused reports whether readFacts's warnings say the transcript was
-// refused (outside the host's directory, not a regular file, a kernel
-// file): then the session's activity is unknown, not none, so a session
-// end hands off from git and the ledger and says why, instead of taking
-// the session for idle.
-func refused(warn []string) bool {
-	for _, w := range warn {
-		for _, e := range []error{ErrTranscriptOutside, safefile.ErrPseudoFile, safefile.ErrNotRegular} {
-			if strings.Contains(w, e.Error()) {
-				return true
-			}
-		}
-	}
-	return false
+// readWarnings are what readFacts says went wrong short of failing: a line
+// each, and whether the transcript was refused.
+type readWarnings struct {
+	lines []string
+	// refused: the transcript lay outside the host's directory, was not a
+	// regular file, or was a kernel file. The session's activity is then
+	// unknown, not none, so a session end hands off from git and the
+	// ledger and says why, instead of taking the session for idle.
+	refused bool
+}
+
+// isRefusal reports an error that refuses a transcript for where it lies
+// or what kind of file it is.
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrTranscriptOutside) || errors.Is(err, safefile.ErrPseudoFile) || errors.Is(err, safefile.ErrNotRegular)
 }

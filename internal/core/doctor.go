@@ -1,8 +1,9 @@
-// Package doctor is what `continuity doctor` checks: for each host, its
-// settings files, each hook registered and in the current form, and the
-// binary the hooks run; for the repository, its directories, the merge
-// driver, the ledgers and how the last hook runs ended.
 package core
+
+// What `continuity doctor` checks: for each agent, its settings files, each
+// hook registered and in the current form, and the binary the hooks run; for
+// the repository, its directories, the merge driver, the ledgers and how the
+// last hook runs ended.
 
 import (
 	"errors"
@@ -17,10 +18,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
 )
 
 // DoctorOptions say what doctor checks.
@@ -287,7 +288,7 @@ func checkRepo(o DoctorOptions) []Check {
 	for _, li := range infos {
 		src, err := safefile.Read(li.Path, p.WriteOptions())
 		if err == nil {
-			_, err = ledger.Parse(p.Rel(li.Path), src)
+			_, err = compat.ParseLedger(p.Rel(li.Path), src)
 		}
 		if err != nil {
 			add("ledger", false, firstLine(err), "fix the ledger in your editor (continuity lint shows every problem)")
