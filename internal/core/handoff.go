@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -73,11 +74,28 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
+	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+		// Local state still remembers the session ran, on which stream.
+		if r.AgentSession != "" {
+			_ = p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+				if s.Ledger == "" {
+					s.Ledger = r.Name
+				}
+			})
+		}
+		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
+	}
 	var prev project.Session
+	replace := ""
 	if r.AgentSession != "" {
 		prev = p.LoadSession(r.AgentSession)
-		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
-			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+		if prev.HandoffHash == activity && prev.Handoff != "" {
+			switch {
+			case replaceable(p, prev.Handoff, e.Now):
+				replace = prev.Handoff
+			case r.SkipIfSame:
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+			}
 		}
 	}
 	l, _, lerr := LoadLedger(p, r.Name)
@@ -114,6 +132,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
+	if replace != "" {
+		path = replaceWith(p, replace, path, &warn)
+	}
 	rel := p.Rel(path)
 	if l != nil {
 		if err := updateLedgerFiles(p, r.Name, sessionFiles, e.Now); err != nil {
@@ -128,6 +149,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		}
 	}
 	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
+	if replace != "" {
+		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
+	}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
@@ -319,35 +343,93 @@ func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
 	return out
 }
 
-// activityHash fingerprints what a transcript says was done, to tell
-// whether anything is new since the last handoff.
+// activityHash fingerprints the work a transcript says was done (not the
+// conversation about it), to tell whether anything is new since the last
+// handoff.
 func activityHash(f *handoff.Facts) string {
 	b, _ := json.Marshal(struct {
-		Files, Commands, Errors, Prompts []string
+		Files, Outside, Commands, Errors []string
 		Tasks                            []handoff.Task
-		Last                             string
-	}{f.Files, f.Commands, f.Errors, f.Prompts, f.Tasks, f.LastAssistant})
+		Checks                           []handoff.Check
+		Commits                          []handoff.Commit
+	}{f.Files, f.Outside, f.Commands, f.Errors, f.Tasks, f.Checks, f.Commits})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// contentHash fingerprints what a handoff says apart from its time (and
-// its name, which is not in it) and the marks of what is new since the
-// one before.
+// contentHash fingerprints what a handoff says apart from its time, what
+// triggered it (its name, event, trigger, reason) and the marks of what is
+// new since the one before: a session end that follows a compaction with
+// nothing new says nothing new.
 func contentHash(h *handoff.Handoff) string {
 	c := *h
 	c.Created = time.Time{}
+	c.Event, c.Trigger, c.Reason = "", "", ""
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// idle reports a transcript with no sign of work: no prompt, no reply, no
-// tool use (the empty session that follows a cleared one ends like this).
+// idle reports a transcript with no sign of anything: no prompt, no reply,
+// no tool use (the empty session that follows a cleared one ends like this).
 func idle(f *handoff.Facts) bool {
-	return len(f.Files) == 0 && len(f.Tasks) == 0 && len(f.Commands) == 0 && len(f.Errors) == 0 &&
-		len(f.Prompts) == 0 && f.LastAssistant == ""
+	return !substantial(f) && len(f.Prompts) == 0 && f.LastAssistant == ""
+}
+
+// substantial reports a transcript with work in it: a file written, a
+// command beyond looking, a failed call, a plan, a commit, a check. A
+// chat-only session (prompts and replies), or one that only looked at
+// files, has none: its handoff would only push the one that says where the
+// work stands out of sight.
+func substantial(f *handoff.Facts) bool {
+	return len(f.Files) > 0 || len(f.Outside) > 0 || len(f.Tasks) > 0 || len(f.Commands) > 0 || len(f.Errors) > 0 ||
+		len(f.Checks) > 0 || len(f.Commits) > 0
+}
+
+// replaceWith puts the handoff just written at path in the place of the
+// session's previous one (old, relative to the root) and returns where it
+// now is: under old's name when path only took a "~N" name because old
+// held its own, else under its own, old removed. The new file is written
+// before the old one goes: nothing is lost when either step fails.
+func replaceWith(p *project.Project, old, path string, warn *[]string) string {
+	oldPath := filepath.Join(p.Root, filepath.FromSlash(old))
+	if strings.HasPrefix(filepath.Base(path), strings.TrimSuffix(filepath.Base(oldPath), ".md")+"~") {
+		if err := os.Rename(path, oldPath); err != nil {
+			*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+			return path
+		}
+		return oldPath
+	}
+	if err := os.Remove(oldPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+	}
+	return path
+}
+
+// replaceWindow is how recent a session's previous handoff must be for a
+// new one that says the same but for its summary to take its place.
+const replaceWindow = 10 * time.Minute
+
+// replaceable reports whether the handoff at rel (the session's previous
+// one) may give way to a new one: written (by its name) within
+// replaceWindow, and never
+// committed (git does not track it; without git nothing is committed).
+func replaceable(p *project.Project, rel string, now time.Time) bool {
+	written, _, ok := handoff.NameTime(path.Base(rel))
+	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
+		return false
+	}
+	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if p.Repo.Root == "" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitBudget)
+	defer cancel()
+	tracked, err := gitfacts.Tracked(ctx, p.Repo, rel)
+	return err == nil && !tracked
 }
 
 // markDecisions marks the handoff's decisions that the previous handoff of
@@ -469,7 +551,8 @@ func write(p *project.Project, r Request, created time.Time, body []byte) (strin
 }
 
 // updateLedgerFiles adds the files a session touched (inside the
-// repository) to the ledger's files list and refreshes updated.
+// repository) that the ledger's files list lacks, and then refreshes
+// updated; with none new the ledger is left as it was.
 func updateLedgerFiles(p *project.Project, name string, files []string, now time.Time) error {
 	var rel []string
 	for _, f := range notOurs(p, files) {
@@ -485,11 +568,14 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 		if old == nil {
 			return nil, safefile.ErrNoChange
 		}
-		var edits []ledger.Edit
-		if len(rel) > 0 {
-			edits = append(edits, ledger.Append(ledger.KeyFiles, rel...))
+		// Only a new file changes the ledger: updated never moves alone.
+		if l, err := ledger.Parse(p.Rel(path), old); err == nil {
+			rel = slices.DeleteFunc(rel, func(f string) bool { return slices.Contains(l.Files, f) })
 		}
-		out, err := ledger.Apply(old, now, edits...)
+		if len(rel) == 0 {
+			return nil, safefile.ErrNoChange
+		}
+		out, err := ledger.Apply(old, now, ledger.Append(ledger.KeyFiles, rel...))
 		if err != nil {
 			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
 				return nil, perr
@@ -507,6 +593,10 @@ func AddSummary(p *project.Project, id, raw string) (string, error) {
 		return "no compaction summary in the payload", nil
 	}
 	s := p.LoadSession(id)
+	if s.Handoff == "" && s.Ledger != "" {
+		// The session ran, with nothing of substance to hand off.
+		return "no handoff from before the compaction (nothing of substance); summary not recorded", nil
+	}
 	if s.Handoff == "" {
 		return "", errors.New("no handoff from before the compaction for this session; summary not recorded")
 	}
