@@ -101,14 +101,25 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
 		}
 	}
-	if hpath == "" {
+	latest := hpath == ""
+	if latest {
 		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
 		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
-			in.Handoff = parsed
-			in.HandoffPath = p.Rel(hpath)
+			if latest {
+				// The latest with substance, never a chat-only one;
+				// the sessions since the stream was last given, a line each.
+				hpath, parsed, in.Others = chooseHandoff(p, name, hpath, parsed, lastGiven(p, name))
+			}
+			if parsed != nil {
+				in.Handoff = parsed
+				in.HandoffPath = p.Rel(hpath)
+			}
 		}
+	}
+	if agentSession != "" && !refresh {
+		markGiven(p, name, e.Now)
 	}
 	return in, err
 }

@@ -1,6 +1,9 @@
 package inject
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // The wording of the context continuity injects when a session starts (and
 // of the short refresh after a compaction the host reports before a
@@ -129,3 +132,12 @@ func sayRecoveredMessage(r Recovery) string {
 // sayNoLedgerMessage is shown to the person when the project has no
 // ledger yet.
 func sayNoLedgerMessage() string { return "continuity: no ledger yet (continuity new NAME)" }
+
+// sayLeftOut names the blocks left out for room.
+func sayLeftOut(blocks []string) string {
+	return "Left out for room (in the files below): " + strings.Join(blocks, ", ") + "."
+}
+
+// sayOthersTitle heads the lines of the other sessions that ended since
+// the stream was last given to a model.
+func sayOthersTitle() string { return "Other sessions since this stream was last given to a model" }
