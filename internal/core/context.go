@@ -101,16 +101,29 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
 		}
 	}
-	if hpath == "" {
+	latest := hpath == ""
+	if latest {
 		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
 		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
-			if parsed, herr := compat.ParseHandoff(src); herr == nil {
+			parsed, herr := compat.ParseHandoff(src)
+			if herr != nil {
+				parsed = nil
+			}
+			if latest {
+				// The latest with substance, never a chat-only one;
+				// the sessions since the stream was last given, a line each.
+				hpath, parsed, in.Ended = chooseHandoff(p, name, hpath, parsed, lastGiven(p, name))
+			}
+			if parsed != nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
 			}
 		}
+	}
+	if agentSession != "" && !refresh {
+		markGiven(p, name, e.Now)
 	}
 	return in, err
 }
