@@ -16,8 +16,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/redact"
@@ -144,7 +142,7 @@ func (p *Project) WriteOptions() safefile.Options {
 func (p *Project) lockDir() string {
 	p.lockOnce.Do(func() {
 		d := filepath.Join(p.StateDir, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && unix.Access(d, unix.W_OK) == nil {
+		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
 			p.locks = d
 			return
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,7 +17,7 @@ func TestOpenRegularRefusesWhatCouldBlock(t *testing.T) {
 	elsewhere := filepath.Join(other, "t.jsonl")
 	mustDo(t, os.WriteFile(elsewhere, []byte("{}\n"), 0o644))
 	fifo := filepath.Join(dir, "fifo")
-	mustDo(t, syscall.Mkfifo(fifo, 0o644))
+	mustDo(t, mkfifo(fifo))
 	link := func(name, to string) string {
 		p := filepath.Join(dir, name)
 		mustDo(t, os.Symlink(to, p))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Version identifies one version of a regular file: its device and inode,
@@ -27,9 +26,7 @@ func (v Version) IsZero() bool { return v == Version{} }
 // versionOf is the Version fi describes.
 func versionOf(fi fs.FileInfo) Version {
 	v := Version{Size: fi.Size(), Mod: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		v.Dev, v.Ino = uint64(st.Dev), uint64(st.Ino)
-	}
+	v.Dev, v.Ino = FileID(fi)
 	ct := changeTime(fi)
 	v.Change = ct.Nano()
 	return v
