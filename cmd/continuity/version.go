@@ -45,7 +45,8 @@ type buildStamp struct {
 	Version string `json:"version"`
 	// Commit is the full revision the binary was built from.
 	Commit string `json:"commit,omitempty"`
-	// Date is when: the build's (script/dist) or the commit's (go build).
+	// Date is the commit's time (script/dist stamps the commit date, not
+	// the build's, so that a build is reproducible; go build records it).
 	Date string `json:"date,omitempty"`
 	// Modified: built from a work tree with uncommitted changes.
 	Modified bool `json:"modified,omitempty"`
@@ -80,7 +81,7 @@ func readStamp(version, commit, date string, readBuildInfo func() (*debug.BuildI
 }
 
 // String is the line `continuity version` prints: the version, then the
-// commit (12 digits) and date when known.
+// commit (12 digits) and its date when known.
 func (s buildStamp) String() string {
 	line := "continuity " + s.Version
 	var about []string
@@ -95,7 +96,7 @@ func (s buildStamp) String() string {
 		about = append(about, "commit "+c)
 	}
 	if s.Date != "" {
-		about = append(about, "built "+s.Date)
+		about = append(about, s.Date)
 	}
 	if len(about) > 0 {
 		line += " (" + strings.Join(about, ", ") + ")"

@@ -54,10 +54,10 @@ func TestReadStamp(t *testing.T) {
 	}{
 		{"script/dist", "1.2.0", "abcdef0123456789", "2026-11-26T12:00:00Z", vcs,
 			buildStamp{Version: "1.2.0", Commit: "abcdef0123456789", Date: "2026-11-26T12:00:00Z"},
-			"continuity 1.2.0 (commit abcdef012345, built 2026-11-26T12:00:00Z)"},
+			"continuity 1.2.0 (commit abcdef012345, 2026-11-26T12:00:00Z)"},
 		{"go build in a clone", devVersion, "", "", vcs,
 			buildStamp{Version: devVersion, Commit: "7e4dd79a1b2c3d4e5f60718293a4b5c6d7e8f901", Date: "2026-11-22T14:05:09Z", Modified: true},
-			"continuity 0.1.0-dev (commit 7e4dd79a1b2c, modified, built 2026-11-22T14:05:09Z)"},
+			"continuity 0.1.0-dev (commit 7e4dd79a1b2c, modified, 2026-11-22T14:05:09Z)"},
 		{"go install @v1.2.0", "1.2.0", "", "", none,
 			buildStamp{Version: "1.2.0"}, "continuity 1.2.0"},
 	} {
