@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -88,7 +89,7 @@ func TestMergeGoldens(t *testing.T) {
 			} else if !bytes.Contains(got, []byte(markerOurs)) {
 				t.Errorf("conflicts reported but no markers:\n%s", got)
 			}
-			if *update {
+			if *testkit.Update {
 				setSection(c.archive, "want.md", got)
 				if err := os.WriteFile(c.file, txtar.Format(c.archive), 0o644); err != nil {
 					t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -88,7 +89,7 @@ func TestSectionGoldens(t *testing.T) {
 				t.Errorf("importing a front matter ledger again: no error")
 			}
 
-			if *update {
+			if *testkit.Update {
 				setSection(a, "model.json", model)
 				setSection(a, "import.md", out)
 				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/mergedriver"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 // TestArgvToOptions: each constructor only copies flags and arguments into
@@ -42,7 +42,7 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"scan", "--staged", "a.md"}, scanOptions{Files: []string{"a.md"}, Staged: true}},
 		{[]string{"thin", "auth", "--keep", "3", "-n", "--json"}, thinOptions{Name: "auth", Keep: 3, DryRun: true, JSON: true}},
 		{[]string{"thin"}, thinOptions{Keep: 10}},
-		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, mergedriver.Options{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
+		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, core.MergeOptions{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
 		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
 		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},

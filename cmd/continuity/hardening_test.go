@@ -20,7 +20,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript
@@ -458,7 +458,7 @@ func TestHardening(t *testing.T) {
 // transcriptTemplate is the demo's recorded transcript, paths not yet rewritten.
 func transcriptTemplate(t *testing.T) []byte {
 	t.Helper()
-	return mustRead(t, filepath.Join("..", "..", "internal", "demo", "transcript.jsonl"))
+	return mustRead(t, filepath.Join("..", "..", "internal", "core", "demo_transcript.jsonl"))
 }
 
 // newHEnv makes a case's world: a git repository with one commit and the

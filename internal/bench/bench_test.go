@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"os"
 	"path/filepath"
 	"strings"

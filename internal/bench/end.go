@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/continuity-md/continuity/internal/host"
+	agent1 "github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -73,7 +73,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 	var cp *transcript.Checkpoint
 	for try := 0; ; try++ {
 		h := &proc{name: "the hook before the end", argv: hookArgv(bin), dir: repo, env: env,
-			stdin: payload(host.Event{Kind: host.BeforeCompact, SessionID: last, Transcript: long, Cwd: repo, Trigger: "auto"})}
+			stdin: payload(agent1.Event{Kind: agent1.BeforeCompact, SessionID: last, Transcript: long, Cwd: repo, Trigger: "auto"})}
 		if err := h.once(); err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 		}
 	}
 
-	endName := eventName(host.End)
+	endName := eventName(agent1.End)
 	hdir := filepath.Join(repo, "thoughts", "shared", "handoffs", activeStream)
 	handoffs := func() int {
 		ents, _ := os.ReadDir(hdir)
@@ -106,7 +106,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 	resumed.reset = func() error {
 		nResumed++
 		id := sessionID(8, nResumed)
-		resumed.stdin = payload(host.Event{Kind: host.End, SessionID: id, Transcript: long, Cwd: repo, Reason: "other"})
+		resumed.stdin = payload(agent1.Event{Kind: agent1.End, SessionID: id, Transcript: long, Cwd: repo, Reason: "other"})
 		beforeResumed = handoffs()
 		// The transcript as the last hook left it, then the new bytes
 		// (the same file: a client only appends).
@@ -134,7 +134,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 		check: written(&beforeFresh)}
 	first.reset = func() error {
 		nFresh++
-		first.stdin = payload(host.Event{Kind: host.End, SessionID: sessionID(9, nFresh), Transcript: fresh, Cwd: repo, Reason: "other"})
+		first.stdin = payload(agent1.Event{Kind: agent1.End, SessionID: sessionID(9, nFresh), Transcript: fresh, Cwd: repo, Reason: "other"})
 		beforeFresh = handoffs()
 		return nil
 	}

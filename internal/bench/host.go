@@ -8,17 +8,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	agent1 "github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/project"
 )
 
 // The bench plays one host; its payloads, event names and transcripts come
 // from the host's package, so that no host's names are written here.
-var agent host.Host = claude.Host{}
+var agent agent1.Host = claude.Host{}
 
 // payload is the host's hook payload for ev.
-func payload(ev host.Event) []byte {
+func payload(ev agent1.Event) []byte {
 	b, err := claude.Payload(ev)
 	if err != nil {
 		panic(err) // the kinds timed here are the ones the host has
@@ -28,14 +28,14 @@ func payload(ev host.Event) []byte {
 
 // hasEvent reports whether the host has an event of kind k (nil) or says
 // why not.
-func hasEvent(k host.Kind) error {
-	_, err := claude.Payload(host.Event{Kind: k, SessionID: "x", Cwd: "/"})
+func hasEvent(k agent1.Kind) error {
+	_, err := claude.Payload(agent1.Event{Kind: k, SessionID: "x", Cwd: "/"})
 	return err
 }
 
 // eventName is the host's own name for an event of kind k, for the table.
-func eventName(k host.Kind) string {
-	ev, err := agent.Decode(payload(host.Event{Kind: k, SessionID: "x", Cwd: "/"}))
+func eventName(k agent1.Kind) string {
+	ev, err := agent.Decode(payload(agent1.Event{Kind: k, SessionID: "x", Cwd: "/"}))
 	if err != nil || ev.Name == "" {
 		return fmt.Sprintf("event %d", k)
 	}

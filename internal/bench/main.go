@@ -15,8 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	agent1 "github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 )
 
 // baselineSource is the floor for a hook: a Go program that reads its
@@ -317,12 +317,12 @@ func run(c config, w io.Writer) error {
 			}
 			return nil
 		}}
-	compactName := eventName(host.BeforeCompact)
+	compactName := eventName(agent1.BeforeCompact)
 	compact := &proc{name: compactName + " (handoff written), " + mb, argv: hookArgv(bin), dir: repoT, env: env}
 	n := 0
 	compact.reset = func() error {
 		n++
-		compact.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(1, n), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
+		compact.stdin = payload(agent1.Event{Kind: agent1.BeforeCompact, SessionID: sessionID(1, n), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 		return nil
 	}
 	hdir := filepath.Join(repoT, "thoughts", "shared", "handoffs", activeStream)
@@ -340,7 +340,7 @@ func run(c config, w io.Writer) error {
 		m := 0
 		before.reset = func() error {
 			m++
-			before.stdin = payload(host.Event{Kind: host.BeforeCompact, SessionID: sessionID(2, m), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
+			before.stdin = payload(agent1.Event{Kind: agent1.BeforeCompact, SessionID: sessionID(2, m), Transcript: tpath, Cwd: repoT, Trigger: "auto"})
 			return nil
 		}
 		procs = append(procs, before)
@@ -474,13 +474,13 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 
 	// The session start: a fresh agent session each run, as after a start-up
 	// (each process its own sessions: kind).
-	startName := eventName(host.Start)
+	startName := eventName(agent1.Start)
 	startProc := func(name, bin, repo string, kind int) *proc {
 		p := &proc{name: name, argv: hookArgv(bin), dir: repo, env: env}
 		n := 0
 		p.reset = func() error {
 			n++
-			p.stdin = payload(host.Event{Kind: host.Start, SessionID: sessionID(kind, n),
+			p.stdin = payload(agent1.Event{Kind: agent1.Start, SessionID: sessionID(kind, n),
 				Transcript: "/nonexistent.jsonl", Cwd: repo, Source: "startup"})
 			// The session started a few runs ago has ended, as a person's
 			// do (its end event recorded, untimed): the repository keeps
@@ -500,7 +500,7 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 		return p
 	}
 	baseline := &proc{name: "baseline: Go program, stdin -> {}", argv: []string{base}, dir: repo2k,
-		stdin: payload(host.Event{Kind: host.Start, SessionID: "baseline", Cwd: repo2k, Source: "startup"})}
+		stdin: payload(agent1.Event{Kind: agent1.Start, SessionID: "baseline", Cwd: repo2k, Source: "startup"})}
 	// The same binary doing nothing: what every start of it costs (the
 	// linked libraries' own start-up), the floor a hook is held to.
 	version := &proc{name: "continuity version (the binary's own start)", argv: []string{bin, "version"}, dir: repo2k, env: env}
@@ -597,7 +597,7 @@ const turnBytes = 50 << 10
 // The first call, untimed, reads the whole transcript; each later one only
 // the turn. A host without a turn-end event gives no rows.
 func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []string, logf func(string, ...any)) ([]row, error) {
-	if err := hasEvent(host.TurnEnd); err != nil {
+	if err := hasEvent(agent1.TurnEnd); err != nil {
 		logf("turn end: not timed: %v", err)
 		return nil, nil
 	}
@@ -611,8 +611,8 @@ func runTurnEnd(c config, bin, modRoot, tmp, tpath, repo, mb string, env []strin
 	}
 	id := sessionID(4, 0)
 	state := filepath.Join(repo, ".git", "continuity", "transcripts")
-	turn := &proc{name: eventName(host.TurnEnd) + " (checkpoint), " + mb + " + a turn of 50 KB", argv: hookArgv(bin), dir: repo, env: env,
-		stdin: payload(host.Event{Kind: host.TurnEnd, SessionID: id, Transcript: path, Cwd: repo}),
+	turn := &proc{name: eventName(agent1.TurnEnd) + " (checkpoint), " + mb + " + a turn of 50 KB", argv: hookArgv(bin), dir: repo, env: env,
+		stdin: payload(agent1.Event{Kind: agent1.TurnEnd, SessionID: id, Transcript: path, Cwd: repo}),
 		reset: func() error {
 			return writeFile(path, os.O_WRONLY|os.O_APPEND, func(w io.Writer) error { return sw.Turn(w, turnBytes) })
 		},

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
 )
 
 // recordings are the real sessions a big transcript is made of, relative to
@@ -14,7 +14,7 @@ var recordings = []string{
 	"testdata/transcripts/tools-and-compact.jsonl",
 	"testdata/transcripts/demo.jsonl",
 	"testdata/transcripts/multiline-prompt.jsonl",
-	"internal/demo/transcript.jsonl",
+	"internal/core/demo_transcript.jsonl",
 }
 
 // sampleWriter returns the host's writer of long transcripts made of the

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 const sectionLedger = `# Session: auth
@@ -35,9 +35,9 @@ var now = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
 // nothing; the import converts the file in place, counts what moved and
 // keeps the notes; a second import finds it already converted.
 func TestConvertInPlace(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write("thoughts/ledgers/CONTINUITY_CLAUDE-auth.md", sectionLedger)
-	o := Options{Project: r.Project(), Dir: r.Dir, All: true, Now: now}
+	o := Options{Project: openProject(r), Dir: r.Dir, All: true, Now: now}
 	jobs, err := Jobs(o)
 	if err != nil || len(jobs) != 1 || jobs[0].Src != jobs[0].Target {
 		t.Fatalf("jobs %+v, %v", jobs, err)
@@ -66,10 +66,10 @@ func TestConvertInPlace(t *testing.T) {
 // directory under the repository's name (or --name), never onto an
 // existing ledger, and left as it is.
 func TestRootLedgerCopied(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	root := "- Goal (incl. success criteria): Ship the billing move\n- Now: webhooks\n"
 	r.Write("CONTINUITY.md", root)
-	o := Options{Project: r.Project(), Dir: r.Dir, Files: []string{"CONTINUITY.md"}, Now: now}
+	o := Options{Project: openProject(r), Dir: r.Dir, Files: []string{"CONTINUITY.md"}, Now: now}
 	jobs, err := Jobs(o)
 	if err != nil || !strings.HasSuffix(jobs[0].Target, "thoughts/ledgers/CONTINUITY_proj.md") {
 		t.Fatalf("jobs %+v, %v", jobs, err)
@@ -91,10 +91,10 @@ func TestRootLedgerCopied(t *testing.T) {
 // TestRefusedLeftAsItIs: a file that does not parse is refused and never
 // rewritten.
 func TestRefusedLeftAsItIs(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	bad := "---\nsession: [\n---\n## Goal\nx\n"
 	r.Write("thoughts/ledgers/CONTINUITY_bad.md", bad)
-	o := Options{Project: r.Project(), Dir: r.Dir, Files: []string{"thoughts/ledgers/CONTINUITY_bad.md"}, Now: now}
+	o := Options{Project: openProject(r), Dir: r.Dir, Files: []string{"thoughts/ledgers/CONTINUITY_bad.md"}, Now: now}
 	jobs, _ := Jobs(o)
 	res, refused := Run(o, jobs, false)
 	if refused != 1 || res[0].Action != "refused" || res[0].Problem == "" || r.Read("thoughts/ledgers/CONTINUITY_bad.md") != bad {

@@ -2,7 +2,7 @@ package inject
 
 import (
 	"fmt"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +95,7 @@ func TestNotesAllPhasesDone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := notes(LedgerNotes(l), 1500, "thoughts/ledgers/CONTINUITY_x.md", measure(host.Runes))
+	got := notes(LedgerNotes(l), 1500, "thoughts/ledgers/CONTINUITY_x.md", measure(agent.Runes))
 	if Length(got) > 1500 || !strings.Contains(got, "work of phase 6") || strings.Contains(got, "work of phase 1 ") {
 		t.Errorf("notes (%d):\n%s", Length(got), got)
 	}
@@ -109,7 +109,7 @@ func TestNotesWithoutFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := notes(LedgerNotes(l), 1000, l.Path, measure(host.Runes)); got != "## Notes\nThe staging keys are in the vault." {
+	if got := notes(LedgerNotes(l), 1000, l.Path, measure(agent.Runes)); got != "## Notes\nThe staging keys are in the vault." {
 		t.Errorf("notes = %q", got)
 	}
 }
