@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -91,7 +93,7 @@ func TestCCHandoffGoldens(t *testing.T) {
 // newest by date, whatever the names' alphabetical order, the .yaml ones
 // included; files without a date are not handoffs.
 func TestLatestByDate(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempdir.New(t)
 	files := map[string]string{
 		// Sorts last by name; written first.
 		"2026-10-14T20-00-00Z_session-end_aaaaaaaa.md": "---\ncreated: \"2026-10-14T20:00:00.000Z\"\n---\n",

@@ -71,3 +71,6 @@ func FileID(fi fs.FileInfo) (dev, ino uint64) {
 // Writable reports whether this process may create files in dir
 // (access(2) with W_OK: no file is made).
 func Writable(dir string) bool { return unix.Access(dir, unix.W_OK) == nil }
+
+// removeOpenFiles: a file can be removed while a process holds it open.
+const removeOpenFiles = true

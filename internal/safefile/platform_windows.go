@@ -118,3 +118,7 @@ func Writable(dir string) bool {
 	_ = os.Remove(f.Name())
 	return true
 }
+
+// removeOpenFiles: Windows refuses to remove a file opened without
+// FILE_SHARE_DELETE, as the lock files are.
+const removeOpenFiles = false
