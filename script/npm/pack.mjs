@@ -1,8 +1,9 @@
 // Builds the npm packages of a release from GoReleaser's archives (listed in
 // dist/artifacts.json): one package per OS and CPU holding the binary taken
 // out of that platform's archive, and the main package @continuity-md/continuity
-// (the launcher in script/npm/continuity) with them as optionalDependencies,
-// the pattern of esbuild and biome. Each is packed with `npm pack` into
+// (the launcher in script/npm/continuity, which its postinstall replaces by
+// the platform's binary where it can) with them as optionalDependencies, the
+// pattern of esbuild and biome. Each is packed with `npm pack` into
 // dist/npm/. Run by script/dist: node script/npm/pack.mjs DIST VERSION
 import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -113,8 +114,9 @@ cpSync(join(repo, "LICENSE"), join(main, "LICENSE"));
 writeFileSync(join(main, "package.json"), JSON.stringify({
   name: `${scope}/continuity`, ...common,
   description: "Keeps a coding agent's work continuous across context compaction and sessions",
-  bin: { continuity: "bin/continuity.js" },
-  files: ["bin/"],
+  bin: { continuity: "bin/continuity" },
+  files: ["bin/", "install.js"],
+  scripts: { postinstall: "node install.js" },
   engines: { node: ">=18" },
   optionalDependencies: optional,
 }, null, 2) + "\n");
