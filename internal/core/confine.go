@@ -5,21 +5,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ErrTranscriptOutside reports a transcript, named by a hook's payload,
 // that does not lie inside the host's own session directory once symlinks
 // are resolved.
 var ErrTranscriptOutside = errors.New("lies outside the agent's own session directory")
-
-// transcriptRooter is a host that keeps a project's transcripts in more
-// than one directory (Claude Code keeps one per directory a session started
-// in); TranscriptRoots lists them all.
-type transcriptRooter interface {
-	TranscriptRoots(getenv func(string) string, root string) []string
-}
 
 // transcriptFiles checks the transcript at path before anything reads it
 // and returns the files to read: the transcript, then the host's other
@@ -31,7 +25,7 @@ type transcriptRooter interface {
 // subagent file that fails the check is left out; the transcript failing
 // it is an error whose text carries the path cut and redacted. A path a
 // person named on the command line (named true) may lie anywhere.
-func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]string, error) {
+func transcriptFiles(p *workspace.Workspace, e Env, path string, named bool) ([]string, error) {
 	var roots []string
 	if !named {
 		if d := e.Host.TranscriptDir(e.Getenv, p.Root); d != "" {
@@ -40,7 +34,7 @@ func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]stri
 		roots = append(roots, e.Roots...)
 	}
 	err := checkTranscript(path, roots)
-	if m, ok := e.Host.(transcriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
+	if m, ok := e.Host.(agent.TranscriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
 		// The project's other directories are listed only when needed.
 		for _, d := range m.TranscriptRoots(e.Getenv, p.Root) {
 			if d != "" {
@@ -64,7 +58,7 @@ func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]stri
 		return nil, fmt.Errorf("%s: %s", shownPath(p, path), causeOf(err))
 	}
 	files := []string{path}
-	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
+	if m, ok := e.Host.(agent.SessionFiler); ok {
 		files = m.TranscriptFiles(path)
 	}
 	if named {
@@ -92,7 +86,7 @@ func checkTranscript(path string, roots []string) error {
 
 // shownPath is path as a stderr line may show it: redacted, on one line,
 // cut to its last 80 characters or so.
-func shownPath(p *project.Project, path string) string {
+func shownPath(p *workspace.Workspace, path string) string {
 	s := path
 	if p != nil {
 		s = p.Redact(s)
@@ -129,18 +123,19 @@ func causeOf(err error) string {
 	}
 }
 
-// refused reports whether readFacts's warnings say the transcript was
-// refused (outside the host's directory, not a regular file, a kernel
-// file): then the session's activity is unknown, not none, so a session
-// end hands off from git and the ledger and says why, instead of taking
-// the session for idle.
-func refused(warn []string) bool {
-	for _, w := range warn {
-		for _, e := range []error{ErrTranscriptOutside, safefile.ErrPseudoFile, safefile.ErrNotRegular} {
-			if strings.Contains(w, e.Error()) {
-				return true
-			}
-		}
-	}
-	return false
+// readWarnings are what readFacts says went wrong short of failing: a line
+// each, and whether the transcript was refused.
+type readWarnings struct {
+	lines []string
+	// refused: the transcript lay outside the host's directory, was not a
+	// regular file, or was a kernel file. The session's activity is then
+	// unknown, not none, so a session end hands off from git and the
+	// ledger and says why, instead of taking the session for idle.
+	refused bool
+}
+
+// isRefusal reports an error that refuses a transcript for where it lies
+// or what kind of file it is.
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrTranscriptOutside) || errors.Is(err, safefile.ErrPseudoFile) || errors.Is(err, safefile.ErrNotRegular)
 }

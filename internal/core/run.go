@@ -11,21 +11,9 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
-
-// Sample is a host's way of playing the recorded session: how a person
-// starts it, the hook calls around a compaction, and what the start hook's
-// answer injects (claude.Sample).
-type Sample interface {
-	Start() string                                           // what a person types to start a session
-	Typed() string                                           // the prompt before a command typed inside it
-	Private(key string) bool                                 // a variable the demo's hook calls must not see
-	Home(dir string) []string                                // the environment that keeps the client's files under dir
-	Compaction(id, transcript, cwd, summary string) [][]byte // the payloads around a compaction
-	Context(out []byte) (string, error)                      // the context a start hook's output injects
-}
 
 // CLI runs one continuity command line in dir, with the environment getenv
 // and stdin, and returns what it printed.
@@ -34,7 +22,7 @@ type CLI func(dir string, getenv func(string) string, stdin []byte, args ...stri
 // DemoOptions say how the demo runs.
 type DemoOptions struct {
 	Host   agent.Host
-	Sample Sample
+	Sample agent.Sample
 	Getenv func(string) string // the person's environment
 	Run    CLI
 	Keep   bool // keep the temporary repository
@@ -205,7 +193,7 @@ func play(o DemoOptions, tmp, root string) (*DemoReport, error) {
 // compaction runs the hooks the host runs around a compaction, then reads
 // the ledger, the handoff and the injected context for the report.
 func compaction(o DemoOptions, rep *DemoReport, getenv func(string) string, root, transcript string) error {
-	p, err := project.OpenWith(root, getenv)
+	p, err := workspace.OpenWith(root, getenv)
 	if err != nil {
 		return err
 	}
