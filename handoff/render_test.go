@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -247,7 +249,7 @@ func TestFileName(t *testing.T) {
 }
 
 func TestLatest(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempdir.New(t)
 	if _, err := Latest(dir); !errors.Is(err, ErrNoHandoff) {
 		t.Errorf("empty dir: %v", err)
 	}

@@ -204,7 +204,7 @@ func TestHardening(t *testing.T) {
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/dev/zero: is a kernel or device file\)$`},
 		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "fifo") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.claudeDir, "fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.claudeDir, "fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -312,7 +312,7 @@ func TestHardening(t *testing.T) {
 		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
 			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.outside, "env-fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.outside, "env-fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
