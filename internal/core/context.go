@@ -112,12 +112,22 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
 		}
 	}
-	if hpath == "" {
+	latest := hpath == ""
+	if latest {
 		hpath, _ = p.LatestHandoff(name)
 	}
 	if hpath != "" {
 		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
-			if parsed, herr := compat.ParseHandoff(src); herr == nil {
+			parsed, herr := compat.ParseHandoff(src)
+			if herr != nil {
+				parsed = nil
+			}
+			if latest {
+				// The latest with substance, never a chat-only one;
+				// the sessions since the stream was last given, a line each.
+				hpath, parsed, in.Ended = chooseHandoff(p, name, hpath, parsed, lastGiven(p, name))
+			}
+			if parsed != nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
 			}
@@ -126,6 +136,9 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	if shared && source != "compact" {
 		// After a compaction the session is given the handoff it just wrote.
 		fromOtherWorktrees(p, e, &in, name, true)
+	}
+	if agentSession != "" && !refresh {
+		markGiven(p, name, e.Now)
 	}
 	return in, err
 }

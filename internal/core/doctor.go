@@ -15,8 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
@@ -277,7 +275,7 @@ func checkRepo(o DoctorOptions) []Check {
 				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
 		case !st.IsDir():
 			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
-		case unix.Access(d, unix.W_OK) != nil:
+		case !safefile.Writable(d):
 			add("directory", false, p.Rel(d)+" is not writable", "fix its permissions")
 		default:
 			add("directory", true, p.Rel(d)+" writable", "")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ type Query struct {
 	Session string    // only this work stream ("" for all)
 	Author  string    // only handoffs whose author has a word starting with each of these words
 	Since   time.Time // only what was written since (zero for all)
+	In      string    // "ledgers" or "handoffs": only that kind of file ("" for both)
 }
 
 // Hit is one matching line.
@@ -30,10 +32,13 @@ type Hit struct {
 	Author  string `json:"author,omitempty"`
 }
 
-// Search returns the lines of ledgers and handoffs that hold q.Text.
+// Search returns the lines of ledgers and handoffs that hold q.Text. A
+// line is shown once per work stream: a handoff repeating a ledger's line
+// (its goal, now, a decision), or an earlier handoff's, adds no hit.
 func Search(p *workspace.Workspace, q Query) []Hit {
 	needle := strings.ToLower(q.Text)
 	hits := []Hit{}
+	seen := map[string]bool{}
 	scan := func(path, session, kind, who string) {
 		src, err := safefile.Read(path, p.WriteOptions())
 		if err != nil {
@@ -42,23 +47,35 @@ func Search(p *workspace.Workspace, q Query) []Hit {
 		sc := bufio.NewScanner(bytes.NewReader(src))
 		sc.Buffer(make([]byte, 64<<10), len(src)+1)
 		for n := 1; sc.Scan(); n++ {
-			if strings.Contains(strings.ToLower(sc.Text()), needle) {
-				hits = append(hits, Hit{p.Rel(path), n, strings.TrimSpace(sc.Text()), session, kind, who})
+			if !strings.Contains(strings.ToLower(sc.Text()), needle) {
+				continue
 			}
+			text := strings.TrimSpace(sc.Text())
+			key := session + "\x00" + lineKey(text)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			hits = append(hits, Hit{p.Rel(path), n, text, session, kind, who})
 		}
 	}
 	for _, name := range Names(p) {
 		if q.Session != "" && name != q.Session {
 			continue
 		}
-		if q.Author == "" {
+		if q.Author == "" && q.In != "handoffs" {
 			if lp, _ := p.LedgerPath(name); lp != "" {
 				if l, _, err := LoadLedger(p, name); err == nil && l != nil && (q.Since.IsZero() || l.Updated >= ledger.FormatTime(q.Since)) {
 					scan(lp, name, "ledger", "")
 				}
 			}
 		}
-		for _, f := range p.HandoffFiles(name) {
+		if q.In == "ledgers" {
+			continue
+		}
+		files := p.HandoffFiles(name)
+		slices.Reverse(files) // newest first: a repeated line is shown where it was last written
+		for _, f := range files {
 			_, m, ok := ReadHandoff(p, f, time.Time{})
 			if !ok || q.Author != "" && !AuthorMatches(m.Author, q.Author) || !q.Since.IsZero() && m.Created.Before(q.Since) {
 				continue
@@ -67,6 +84,19 @@ func Search(p *workspace.Workspace, q Query) []Hit {
 		}
 	}
 	return hits
+}
+
+// lineKey is what makes two lines the same for search: the text without a
+// list mark, a YAML key or quotes ("- RS256" in a handoff, "  - decision:
+// RS256" in the ledger), nor a "(new)" mark.
+func lineKey(s string) string {
+	s = strings.TrimSpace(strings.TrimSuffix(s, " (new)"))
+	s = strings.TrimLeft(s, "-*> ")
+	for _, key := range []string{"decision:", "why:", "goal:", "now:", "- "} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, key))
+	}
+	s = strings.Trim(s, `"'`)
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
 // Since reads --since: a duration back from now (7d, 36h), a date or an

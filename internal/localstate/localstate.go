@@ -19,8 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -64,7 +62,7 @@ func New(dir, common string, redact func(string) string) *State {
 func (s *State) LockDir() string {
 	s.lockOnce.Do(func() {
 		d := filepath.Join(s.Dir, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && unix.Access(d, unix.W_OK) == nil {
+		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
 			s.locks = d
 			return
 		}

@@ -31,7 +31,7 @@ const ConfigFile = ".continuity.yaml"
 const MaxBudget = 9900
 
 // HandoffSections are the sections a handoff may hold, by config name.
-var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
+var HandoffSections = []string{"state", "summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
 
 // Config is the effective configuration.
 type Config struct {

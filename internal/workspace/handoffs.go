@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -75,10 +74,7 @@ func (p *Workspace) latestInDir(name string) (string, error) {
 
 // dirKey identifies a directory's version: modification time, size, inode.
 func dirKey(fi os.FileInfo) string {
-	var ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino = uint64(st.Ino)
-	}
+	_, ino := safefile.FileID(fi)
 	return fmt.Sprintf("%d.%d.%d", fi.ModTime().UnixNano(), fi.Size(), ino)
 }
 
