@@ -3,7 +3,9 @@
 // handoff it last wrote, its client process and transcript), where the
 // transcript checkpoints go, the worktree's chosen ledger, recovery
 // claims and the index of open sessions. It lives under the worktree's git
-// directory, so it needs no .gitignore entry, and every file is read and
+// directory, so it needs no .gitignore entry. What every worktree of the
+// repository must see, the repository's sessions (RepoSession), lives under
+// the common git directory, under a lock they share. Every file is read and
 // written through internal/safefile, under its locks.
 package localstate
 
