@@ -139,7 +139,9 @@ func others(p *workspace.Workspace, stream, self string, client *proc.Identity, 
 // fromOtherWorktrees gives in the stream's newest handoff and its ledger's
 // goal, now and next when another worktree of the repository (one where a
 // session worked on the stream) wrote them later than this one, uncommitted
-// as they may be, and says where they come from.
+// as they may be, and says where they come from (a handoff with substance
+// only). Each worktree is read as its own workspace (its configuration, its
+// memo of the latest handoff).
 func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name string, withHandoff bool) {
 	var newest time.Time
 	if in.Handoff != nil {
@@ -157,33 +159,33 @@ func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name st
 			continue
 		}
 		seen[r.Worktree] = true
-		if !sameRepository(p, r.Worktree) {
-			continue
+		other, err := workspace.OpenWith(r.Worktree, e.Getenv)
+		if err != nil || other.Root != r.Worktree || other.Repo.CommonDir != p.Repo.CommonDir {
+			continue // removed, or no longer a worktree of this repository
 		}
-		repo, _ := gitfacts.Find(r.Worktree)
 		where := func(t time.Time) string {
-			s := worktreeName(p, r.Worktree)
-			if b := gitfacts.Branch(repo); b != "" {
+			s := worktreeName(p, other.Root)
+			if b := gitfacts.Branch(other.Repo); b != "" {
 				s += ", branch " + b
 			}
 			return s + ", " + inject.Age(e.Now.Sub(t)) + " ago"
 		}
-		opts := safefile.Options{Root: r.Worktree}
-		if withHandoff {
-			dir := filepath.Join(r.Worktree, filepath.FromSlash(p.Config.HandoffDir), name)
-			if hp, err := handoff.Latest(dir); err == nil && handoff.Time(hp).After(newest) {
-				if src, err := safefile.Read(hp, opts); err == nil {
-					if h, err := handoff.Parse(src); err == nil {
-						newest = handoff.Time(hp)
-						in.Handoff, in.HandoffPath, in.HandoffFrom = h, relPath(p.Root, hp), where(newest)
-					}
+		opts := safefile.Options{Root: other.Root}
+		if hp, err := other.LatestHandoff(name); withHandoff && err == nil && handoff.Time(hp).After(newest) {
+			if src, err := safefile.Read(hp, opts); err == nil {
+				if h, err := compat.ParseHandoff(src); err == nil && handoff.Substantial(h) {
+					newest = handoff.Time(hp)
+					in.Handoff, in.HandoffPath, in.HandoffFrom = h, relPath(p.Root, hp), where(newest)
 				}
 			}
 		}
 		if in.Ledger == nil {
 			continue
 		}
-		lp := filepath.Join(r.Worktree, filepath.FromSlash(p.Config.LedgerDir), "CONTINUITY_"+name+".md")
+		lp, err := other.LedgerPath(name)
+		if err != nil {
+			continue
+		}
 		fi, err := os.Stat(lp)
 		if err != nil || !fi.ModTime().After(ledgerTime) {
 			continue
