@@ -106,14 +106,14 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 	return "worktree " + dir
 }
 
-// others are the live sessions of the repository at work on stream or on
+// others are the live sessions of the repository (among sessions) at work on stream or on
 // files its ledger names, most recently active first: neither the session
 // self nor any of the client process client (when known; a client's
 // earlier session is not another at work).
-func others(p *workspace.Workspace, stream, self string, client *proc.Identity, ledgerFiles []string, now time.Time) []inject.Other {
+func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, self string, client *proc.Identity, ledgerFiles []string, now time.Time) []inject.Other {
 	mine := func(id *proc.Identity) bool { return client != nil && id != nil && *id == *client }
 	var out []inject.Other
-	for _, r := range p.Local.RepoSessions() {
+	for _, r := range sessions {
 		if r.ID == self || mine(r.Client) || mine(r.Candidate) || !Live(r, now) || !sameRepository(p, r.Worktree) {
 			continue
 		}
@@ -142,7 +142,7 @@ func others(p *workspace.Workspace, stream, self string, client *proc.Identity, 
 // as they may be, and says where they come from (a handoff with substance
 // only). Each worktree is read as its own workspace (its configuration, its
 // memo of the latest handoff).
-func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name string, withHandoff bool) {
+func fromOtherWorktrees(p *workspace.Workspace, e Env, sessions []localstate.RepoSession, in *inject.Input, name string, withHandoff bool) {
 	var newest time.Time
 	if in.Handoff != nil {
 		newest = in.Handoff.Meta.Created
@@ -154,7 +154,7 @@ func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name st
 		}
 	}
 	seen := map[string]bool{p.Root: true}
-	for _, r := range p.Local.RepoSessions() {
+	for _, r := range sessions {
 		if r.Stream != name || seen[r.Worktree] {
 			continue
 		}
