@@ -106,10 +106,10 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 	return "worktree " + dir
 }
 
-// others are the live sessions of the repository (among sessions) at work on stream or on
-// files its ledger names, most recently active first: neither the session
-// self nor any of the client process client (when known; a client's
-// earlier session is not another at work).
+// others are the live ones of the repository's sessions at work on stream
+// or on files its ledger names, most recently active first: neither the
+// session self nor any of the client process client (when known; a
+// client's earlier session is not another at work).
 func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, self string, client *proc.Identity, ledgerFiles []string, now time.Time) []inject.Other {
 	mine := func(id *proc.Identity) bool { return client != nil && id != nil && *id == *client }
 	var out []inject.Other
