@@ -16,8 +16,8 @@ import (
 // with a handoff (not committed), a Claude Code start in the main worktree
 // is given that handoff, attributed to the other worktree, and told that
 // Codex is at work there; once the live Codex session is killed, the next
-// start (given the newer handoff the Claude Code session wrote at its
-// end) says nothing of it.
+// start (still given Codex's handoff: the Claude Code session only
+// replied, so it wrote none) says nothing of it.
 func TestWorktreesTwoAgents(t *testing.T) {
 	cp := newCodexProject(t, workStream, goal)
 	cp.claude = claudeBinary(t)
@@ -64,7 +64,7 @@ func TestWorktreesTwoAgents(t *testing.T) {
 	running.kill()
 	cl2 := cp.runClaude([]AnthropicResponse{AnthropicText("Going on.")}, "-p", "go on", "--allowedTools", tools)
 	ctx2 := strings.Join(cp.firstContexts(cl2, cl2.ID), "\n")
-	requireAll(t, "the next start", ctx2, goal, "Picking up the refresh endpoint.")
+	requireAll(t, "the next start", ctx2, goal, codexReply)
 	if strings.Contains(ctx2, "Also at work: Codex") {
 		t.Errorf("the next start still names the killed Codex session:\n%s", ctx2)
 	}
