@@ -304,6 +304,7 @@ func checkRepo(o Options) []Check {
 		}
 	}
 	checks = append(checks, mergeDriverChecks(p)...)
+	checks = append(checks, configChecks(p)...)
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
@@ -339,6 +340,19 @@ func checkRepo(o Options) []Check {
 			fix = "see the message; CONTINUITY_DEBUG=1 makes the hook say more"
 		}
 		add("last hook run", r.OK, info, fix)
+	}
+	return checks
+}
+
+// configChecks reports the configuration's problems, a refused redact
+// allow entry among them: the rest of the configuration still applies.
+func configChecks(p *project.Project) []Check {
+	if p.Config == nil {
+		return nil
+	}
+	var checks []Check
+	for _, err := range p.Config.Problems {
+		checks = append(checks, Check{Name: "config", Info: p.Redact(err.Error()), Fix: "fix the value; `continuity config` shows what applies"})
 	}
 	return checks
 }
