@@ -91,7 +91,7 @@ func Run(p *project.Project, o Options) ([]Hit, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("scan %s: %w", s.name, err)
 		}
-		for _, f := range r.Scan(b) {
+		for _, f := range r.Scan(text(b)) {
 			hits = append(hits, Hit{File: s.name, Line: f.Line, Col: f.Col, Kind: f.Kind})
 		}
 	}
