@@ -3,8 +3,8 @@ package scan
 import (
 	"encoding/binary"
 	"strings"
-	"unicode/utf16"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/continuity-md/continuity/internal/testrepo"
 )
