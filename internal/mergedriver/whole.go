@@ -90,7 +90,10 @@ func writeConflict(o Options, ours, theirs string) error {
 			func() error { return copyLines(w, ours) },
 			func() error { _, err := io.WriteString(w, "=======\n"); return err },
 			func() error { return copyLines(w, theirs) },
-			func() error { _, err := fmt.Fprintf(w, ">>>>>>> %s\n", mergeLabel(o.TheirsLabel, "theirs")); return err },
+			func() error {
+				_, err := fmt.Fprintf(w, ">>>>>>> %s\n", mergeLabel(o.TheirsLabel, "theirs"))
+				return err
+			},
 		}
 		for _, part := range parts {
 			if err := part(); err != nil {
