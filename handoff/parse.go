@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/continuity-md/continuity/internal/mdblock"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/continuity-md/continuity/internal/frontmatter"
@@ -116,7 +115,7 @@ func Parse(src []byte) (*Parsed, error) {
 		return p, nil
 	}
 
-	doc := goldmark.DefaultParser().Parse(text.NewReader(body))
+	doc := mdblock.Parse(body)
 	type heading struct {
 		title        string
 		start, after int // heading line start; first byte after the heading

@@ -12,14 +12,13 @@ package ledger
 // exactly what was understood out of the body and leaves the rest verbatim.
 
 import (
+	"github.com/continuity-md/continuity/internal/mdblock"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 type secKind int
@@ -285,7 +284,7 @@ func readSections(path string, src []byte) *sectionParse {
 // readSectionsExcept is readSections leaving the sections of the skipped
 // fields unread (kept in the body).
 func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *sectionParse {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := mdblock.Parse(src)
 	p := &sectionParse{l: Ledger{Path: path, Format: Sections, Src: src, Body: src}, src: src, skip: skip}
 	var title string
 	cur := -1

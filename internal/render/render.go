@@ -6,12 +6,11 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/continuity-md/continuity/internal/mdblock"
 	"io"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -82,7 +81,7 @@ func HandoffLine(w io.Writer, path, size string) {
 // markdown styles markdown by its block structure: headings bold,
 // code dimmed, list items bulleted; text is kept as written.
 func markdown(w io.Writer, src []byte) {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := mdblock.Parse(src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		raw := blockText(n, src)
 		switch n.Kind() {
