@@ -73,7 +73,7 @@ func runHookFor(a *app, h host.Host) {
 			}
 		}
 	}()
-	payload, err := session.ReadPayload(a.in)
+	payload, err := readPayload(a.in, payloadWait)
 	var ev host.Event
 	if err == nil {
 		ev, err = h.Decode(payload)
