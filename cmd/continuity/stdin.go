@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -13,67 +15,86 @@ import (
 // the session.
 const payloadWait = 3 * time.Second
 
-// readPayload reads one hook payload from r: up to the end of its first
-// JSON object (a host may leave stdin open after it), or the end of input,
-// at most session.MaxPayload bytes, within wait.
+// payloadGrace is how long a hook waits for the end of stdin once a whole
+// JSON object has arrived: a host closes stdin right after its payload,
+// and one that leaves it open costs only this.
+const payloadGrace = 100 * time.Millisecond
+
+// readPayload reads one hook payload from r, as session.ReadPayload does
+// (at most session.MaxPayload bytes, refused when empty), within wait. A
+// payload whose JSON object is whole, with stdin still open after the
+// grace, is taken as it is; anything else still open at the deadline is
+// refused.
 func readPayload(r io.Reader, wait time.Duration) ([]byte, error) {
-	type result struct {
+	type chunk struct {
 		b   []byte
 		err error
 	}
-	ch := make(chan result, 1)
+	chunks := make(chan chunk, 4)
 	go func() {
-		b, err := session.ReadPayload(&objectReader{r: r})
-		ch <- result{b, err}
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			chunks <- chunk{buf[:n], err}
+			if err != nil {
+				return // the goroutine may stay blocked in Read: the process ends soon
+			}
+		}
 	}()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case res := <-ch:
-		return res.b, res.err
-	case <-timer.C:
-		// The reading goroutine stays blocked on stdin; the process ends soon.
-		return nil, fmt.Errorf("no complete payload on stdin within %v", wait)
-	}
-}
-
-// objectReader reads r up to the end of the JSON object it starts with,
-// then reports the end of input. Input that does not start with '{' is
-// read to its end, for the host's decoder to refuse.
-type objectReader struct {
-	r       io.Reader
-	started bool // the first byte other than white space was seen
-	plain   bool // and it was not '{'
-	depth   int
-	inStr   bool
-	esc     bool
-	done    bool
-}
-
-func (o *objectReader) Read(p []byte) (int, error) {
-	if o.done {
-		return 0, io.EOF
-	}
-	n, err := o.r.Read(p)
-	for i := 0; i < n && !o.plain; i++ {
-		if o.step(p[i]) {
-			o.done = true
-			return i + 1, nil
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	var grace <-chan time.Time
+	var data []byte
+	var obj objectScan
+	for {
+		select {
+		case c := <-chunks:
+			end := obj.feed(c.b, len(data))
+			data = append(data, c.b...)
+			switch {
+			case errors.Is(c.err, io.EOF) || len(data) > session.MaxPayload:
+				return session.ReadPayload(bytes.NewReader(data))
+			case c.err != nil:
+				return nil, fmt.Errorf("read payload: %w", c.err)
+			case end > 0 && grace == nil:
+				grace = time.After(payloadGrace)
+			}
+		case <-grace:
+			return session.ReadPayload(bytes.NewReader(data[:obj.end]))
+		case <-deadline.C:
+			return nil, fmt.Errorf("no complete payload on stdin within %v", wait)
 		}
 	}
-	return n, err
+}
+
+// objectScan finds where the JSON object input starts with ends: end is
+// the offset just past its closing brace, 0 while it is open or when the
+// input does not start with '{'.
+type objectScan struct {
+	started, plain bool // the first byte other than white space was seen; it was not '{'
+	depth          int
+	inStr, esc     bool
+	end            int
+}
+
+// feed scans b, found at offset off of the input, and returns end.
+func (o *objectScan) feed(b []byte, off int) int {
+	for i := 0; i < len(b) && o.end == 0 && !o.plain; i++ {
+		if o.step(b[i]) {
+			o.end = off + i + 1
+		}
+	}
+	return o.end
 }
 
 // step takes one byte and reports whether it closed the object.
-func (o *objectReader) step(c byte) bool {
+func (o *objectScan) step(c byte) bool {
 	switch {
 	case !o.started:
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
 			return false
 		}
-		o.started, o.plain = true, c != '{'
-		o.depth = 1
-		return false
+		o.started, o.plain, o.depth = true, c != '{', 1
 	case o.esc:
 		o.esc = false
 	case o.inStr:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,19 +104,30 @@ func TestHookStdinNeverEnds(t *testing.T) {
 	}
 }
 
-// TestObjectReaderEnds: the payload ends with its object's closing brace,
-// whatever braces and quotes its strings hold; input that is not an
-// object is read to its end.
-func TestObjectReaderEnds(t *testing.T) {
+// TestPayloadEnds: with stdin left open, the payload is its first whole
+// JSON object, whatever braces and quotes its strings hold; closed, it is
+// everything (two objects are refused by the host's decoder, as before);
+// input that is not an object waits for its end.
+func TestPayloadEnds(t *testing.T) {
 	for in, want := range map[string]string{
 		` {"a":"}\"{[","b":[{"c":"\\"}]} trailing`: ` {"a":"}\"{[","b":[{"c":"\\"}]}`,
 		`{}{"second":1}`: `{}`,
-		`[1,2] rest`:     `[1,2] rest`,
-		`not json`:       `not json`,
 	} {
-		b, err := readPayload(strings.NewReader(in), time.Second)
+		pr, pw := io.Pipe()
+		go pw.Write([]byte(in))
+		b, err := readPayload(pr, time.Second)
 		if err != nil || string(b) != want {
-			t.Errorf("%q: %q, %v; want %q", in, b, err, want)
+			t.Errorf("open %q: %q, %v; want %q", in, b, err, want)
 		}
+		pw.Close()
+		if b, err := readPayload(strings.NewReader(in), time.Second); err != nil || string(b) != in {
+			t.Errorf("closed %q: %q, %v", in, b, err)
+		}
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write([]byte(`[1,2] rest`))
+	if _, err := readPayload(pr, 300*time.Millisecond); err == nil {
+		t.Error("an open stdin that holds no object was taken")
 	}
 }
