@@ -62,7 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0 // a hook always exits 0
 	}
 	if printsUserText(args) {
-		o, e := &redactedOut{w: stdout}, &redactedOut{w: stderr}
+		o, e := &redactedOut{w: stdout, json: &a.json}, &redactedOut{w: stderr}
 		defer o.flush()
 		defer e.flush()
 		a.out, a.errw, stdout, stderr = o, e, o, e

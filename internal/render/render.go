@@ -23,6 +23,10 @@ const (
 	reset = "\x1b[0m"
 )
 
+// Styles are the escape sequences this package writes, the only ones a
+// command's output may carry to a terminal.
+var Styles = []string{bold, dim, cyan, green, reset}
+
 // Ledger writes a ledger for a person at a terminal: fields aligned,
 // lists marked, the markdown body styled by its structure.
 func Ledger(w io.Writer, l *ledger.Ledger) {
