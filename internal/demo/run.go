@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/host"
@@ -242,7 +243,7 @@ func compaction(o Options, rep *Report, getenv func(string) string, root, transc
 		return err
 	}
 	rep.Ledger = File{p.Rel(lpath), string(src)}
-	if h, err := p.LatestHandoff(stream); err == nil && h != "" {
+	if h, err := p.LatestHandoff(stream, time.Now()); err == nil && h != "" {
 		src, err := os.ReadFile(h)
 		if err != nil {
 			return err

@@ -102,7 +102,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 		}
 	}
 	if hpath == "" {
-		hpath, _ = p.LatestHandoff(name)
+		hpath, _ = p.LatestHandoff(name, e.Now)
 	}
 	if hpath != "" {
 		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
@@ -168,7 +168,7 @@ func Resume(p *project.Project, e Env, name string) (Injection, error) {
 // to start a ledger for it. Nothing is made active: hooks would find no
 // ledger.
 func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
-	path, err := p.LatestHandoff(name)
+	path, err := p.LatestHandoff(name, e.Now)
 	if err != nil {
 		return Injection{}, false
 	}
