@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -72,7 +73,7 @@ func TestCCHandoffGoldens(t *testing.T) {
 			if i < 0 {
 				t.Fatal("no parsed.json section")
 			}
-			if *update {
+			if *testkit.Update {
 				a.Files[i].Data = out
 				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
 					t.Fatal(err)

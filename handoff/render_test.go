@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,11 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/golden"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 var testMeta = Meta{
 	Session: "auth-refactor", Created: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC), Event: "pre-compact",
@@ -116,7 +113,7 @@ func TestRenderGolden(t *testing.T) {
 			if !bytes.Equal(out, again) {
 				t.Error("two renderings differ")
 			}
-			golden.Check(t, *update, name, out)
+			testkit.Check(t, name, out)
 
 			p, err := Parse(out)
 			if err != nil {
@@ -319,7 +316,7 @@ func TestParse(t *testing.T) {
 }
 
 // readFixture is the facts the Claude Code reader makes of a recorded
-// session (kept in testdata; internal/host/claude checks they stay so).
+// session (kept in testdata; internal/agent/claude checks they stay so).
 func readFixture(t testing.TB, name, root string) *Facts {
 	t.Helper()
 	if name != "tools-and-compact.jsonl" || root != "/tmp/rec1/proj" {

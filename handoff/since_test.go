@@ -1,9 +1,10 @@
 package handoff
 
 import (
-	"github.com/continuity-md/continuity/ledger"
 	"strings"
 	"testing"
+
+	"github.com/continuity-md/continuity/ledger"
 )
 
 func TestSummaryOf(t *testing.T) {

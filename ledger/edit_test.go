@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/ledger")
 
 const goldenDir = "../testdata/ledger"
 
@@ -181,7 +179,7 @@ func TestEditGoldens(t *testing.T) {
 			if _, err := Parse("CONTINUITY_x.md", src); err != nil {
 				t.Errorf("result does not parse: %v\n%s", err, src)
 			}
-			if *update {
+			if *testkit.Update {
 				setSection(a, "want.md", undoFlags(comment, src))
 				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
 					t.Fatal(err)
@@ -238,7 +236,7 @@ func TestValidationGoldens(t *testing.T) {
 					t.Errorf("%s on a broken ledger: %q, %v; want no bytes and %v", e, out, eerr, err)
 				}
 			}
-			if *update {
+			if *testkit.Update {
 				setSection(a, "want", []byte(got))
 				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
 					t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/mergedriver"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 // TestArgvToOptions: each constructor only copies flags and arguments into
@@ -42,7 +42,7 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"scan", "--staged", "a.md"}, scanOptions{Files: []string{"a.md"}, Staged: true}},
 		{[]string{"thin", "auth", "--keep", "3", "-n", "--json"}, thinOptions{Name: "auth", Keep: 3, DryRun: true, JSON: true}},
 		{[]string{"thin"}, thinOptions{Keep: 10}},
-		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, mergedriver.Options{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
+		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, core.MergeOptions{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
 		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
 		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
@@ -221,5 +221,29 @@ func TestListShowContextSize(t *testing.T) {
 	out.Reset()
 	if err := runShow(a, showOptions{}); err != nil || strings.Contains(out.String(), "handed off") {
 		t.Errorf("show piped must print the file's exact bytes:\n%s", out)
+	}
+}
+
+// TestExitCodesByType: the exit code follows the error's type, never its
+// wording: cobra's usage mistakes exit 2, and a file operation that fails
+// with EINVAL ("invalid argument", the word cobra uses for a bad flag
+// value) is a failure, exit 1.
+func TestExitCodesByType(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"nosuchcommand"}, 2},
+		{[]string{"show", "a", "b", "c"}, 2},
+		{[]string{"list", "--recent", "x"}, 2},
+		{[]string{"list", "--nosuchflag"}, 2},
+		{[]string{"lint", "bad\x00name.md"}, 1},
+	} {
+		var out, errw bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errw)
+		if code != tt.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, errw.String())
+		}
 	}
 }

@@ -8,15 +8,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/session"
 	"github.com/continuity-md/continuity/ledger"
 )
 
 func newContextCmd(a *app) *cobra.Command {
-	var source, id, name, agent string
+	var source, id, name, agentName string
 	c := &cobra.Command{
 		Use:   "context",
 		Short: "Print exactly what a session start would inject",
@@ -26,22 +26,22 @@ session started with --source (startup, resume, clear, compact, fork), for the h
 hook prints) instead.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(session.Sources, source) {
-				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(session.Sources, ", "), source)}
+			if !slices.Contains(core.Sources, source) {
+				return usageError{Err: fmt.Errorf("--source must be one of %s; got %q", strings.Join(core.Sources, ", "), source)}
 			}
-			h, p, name, err := a.hostAndLedger(agent, name)
+			h, p, name, err := a.hostAndLedger(agentName, name)
 			if err != nil {
 				return err
 			}
-			inj, err := session.Context(p, a.env(h), name, source, id)
+			inj, err := core.Context(p, a.env(h), name, source, id)
 			if a.json {
-				ans := host.Answer{Context: inj.Text, Message: inj.Message}
+				ans := agent.Answer{Context: inj.Text, Message: inj.Message}
 				if errors.Is(err, ledger.ErrNotFound) {
-					ans = host.Answer{Context: inject.NoLedger()}
+					ans = agent.Answer{Context: inject.NoLedger()}
 				} else if inj.Problem != "" {
 					fmt.Fprintf(a.errw, "continuity: %s\n", inj.Problem)
 				}
-				out, err := h.Encode(host.Event{Kind: host.Start, Source: source, SessionID: id}, ans)
+				out, err := h.Encode(agent.Event{Kind: agent.Start, Source: source, SessionID: id}, ans)
 				if err == nil {
 					_, err = a.out.Write(out)
 				}
@@ -53,13 +53,13 @@ hook prints) instead.`,
 	c.Flags().StringVar(&source, "source", "startup", "the session's source: startup, resume, clear, compact or fork")
 	c.Flags().StringVar(&id, "session", "", "the agent session id (for --source compact: its fresh handoff)")
 	c.Flags().StringVarP(&name, "ledger", "l", "", "this ledger instead of the active one")
-	c.Flags().StringVar(&agent, "agent", "", "the host: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&agentName, "agent", "", "the host: "+hostNames()+" (default "+hosts[0].Name()+")")
 	return c
 }
 
 // hostAndLedger finds the host called agent, opens the project and checks
 // the named ledger, or finds the active one when name is "".
-func (a *app) hostAndLedger(agent, name string) (host.Host, *project.Project, string, error) {
+func (a *app) hostAndLedger(agent, name string) (agent.Host, *project.Project, string, error) {
 	h, err := hostNamed(agent)
 	if err != nil {
 		return nil, nil, "", err
@@ -77,7 +77,7 @@ func (a *app) hostAndLedger(agent, name string) (host.Host, *project.Project, st
 
 // printInjection prints an injection's text; a ledger that could not be
 // read at all is an error, one that did not parse a line on stderr.
-func printInjection(a *app, inj session.Injection, err error) error {
+func printInjection(a *app, inj core.Injection, err error) error {
 	if err != nil && inj.Input.Ledger == nil && inj.Input.LedgerRaw == nil {
 		return err
 	}

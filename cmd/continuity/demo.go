@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/demo"
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type demoOptions struct {
@@ -40,7 +40,7 @@ and the context the model reads after compaction. --json prints all of it as one
 }
 
 func runDemo(a *app, o demoOptions) error {
-	rep, err := demo.Run(demo.Options{Host: demoHost, Sample: claude.Sample{}, Getenv: a.getenv, Keep: o.Keep,
+	rep, err := core.Demo(core.DemoOptions{Host: demoHost, Sample: claude.Sample{}, Getenv: a.getenv, Keep: o.Keep,
 		Run: func(dir string, getenv func(string) string, stdin []byte, args ...string) ([]byte, []byte, error) {
 			var out, errw bytes.Buffer
 			sub := &app{in: bytes.NewReader(stdin), out: &out, errw: &errw, now: a.now, dir: dir, getenv: getenv}

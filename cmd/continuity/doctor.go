@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/doctor"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -31,13 +31,13 @@ func runDoctor(a *app, o setupOptions) error {
 	if err != nil {
 		return err
 	}
-	do := doctor.Options{Project: p, Getenv: a.getenv, All: hosts, Default: hosts[0].Name()}
+	do := core.DoctorOptions{Project: p, Getenv: a.getenv, All: hosts, Default: hosts[0].Name()}
 	if len(o.Agents) > 0 {
 		if do.Hosts, err = selectHosts(o.Agents); err != nil {
 			return err
 		}
 	}
-	rep := doctor.Run(do)
+	rep := core.Doctor(do)
 	if a.json {
 		if err := writeJSON(a.out, rep); err != nil {
 			return err
@@ -54,7 +54,7 @@ func runDoctor(a *app, o setupOptions) error {
 
 // printChecks prints the checks in aligned columns, each host's under its
 // name.
-func printChecks(a *app, rep doctor.Report) {
+func printChecks(a *app, rep core.DoctorReport) {
 	width := 0
 	for _, c := range rep.Checks {
 		width = max(width, len(c.Name))

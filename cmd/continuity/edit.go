@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/streams"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -73,7 +73,7 @@ func trimmedItems(args []string) []string {
 
 // runEdit makes one command's edit on the ledger and says what it did.
 func runEdit(a *app, o editOptions) error {
-	key := streams.Key(o.Verb)
+	key := core.Key(o.Verb)
 	scalar := key == ledger.KeyGoal || key == ledger.KeyNow
 	switch {
 	case o.Verb == "decide" && (len(o.Items) == 0 || o.Items[0] == "" || strings.TrimSpace(o.Why) == ""):
@@ -87,7 +87,7 @@ func runEdit(a *app, o editOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := streams.Apply(p, path, a.now(), streams.Change{Verb: o.Verb, Items: o.Items, Why: o.Why, Remove: o.Remove})
+	res, err := core.Apply(p, path, a.now(), core.Change{Verb: o.Verb, Items: o.Items, Why: o.Why, Remove: o.Remove})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // hostile is text a committed file may hold to act on a terminal or hide
@@ -45,7 +45,7 @@ func actsOnTerminal(s string) string {
 // character made visible; with --json, escaped, and the JSON still holds
 // the file's text.
 func TestTerminalEscapesVisible(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	text := strings.Join(hostile, " ")
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", "---\nsession: auth\ngoal: \"Ship "+yamlEscape(text)+"\"\nnow: \"needle "+yamlEscape(text)+"\"\n---\n# Notes\nneedle "+text+"\n")
 	r.Write("thoughts/shared/handoffs/auth/2026-11-22T14-05-09Z_pre-compact_930cbd59.md",

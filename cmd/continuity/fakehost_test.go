@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -26,20 +26,20 @@ func init() {
 
 var fakeEvents = []string{"Begin", "Finish"}
 
-func (fakeHost) Name() string                                   { return "fake" }
-func (fakeHost) Title() string                                  { return "Fake Agent" }
-func (fakeHost) Limits() host.Limits                            { return host.Limits{} }
-func (fakeHost) Decode([]byte) (host.Event, error)              { return host.Event{}, nil }
-func (fakeHost) Encode(host.Event, host.Answer) ([]byte, error) { return nil, nil }
-func (fakeHost) ProjectDir(func(string) string) string          { return "" }
+func (fakeHost) Name() string                                     { return "fake" }
+func (fakeHost) Title() string                                    { return "Fake Agent" }
+func (fakeHost) Limits() agent.Limits                             { return agent.Limits{} }
+func (fakeHost) Decode([]byte) (agent.Event, error)               { return agent.Event{}, nil }
+func (fakeHost) Encode(agent.Event, agent.Answer) ([]byte, error) { return nil, nil }
+func (fakeHost) ProjectDir(func(string) string) string            { return "" }
 func (fakeHost) ExportLedger(func(string) string, string) (bool, error) {
 	return false, nil
 }
 func (fakeHost) NewDecoder(string, func(string) string) transcript.Decoder { return nil }
 func (fakeHost) TranscriptDir(func(string) string, string) string          { return "" }
 
-func (fakeHost) SettingsPath(getenv func(string) string, root string, scope host.Scope) (string, error) {
-	if scope == host.User {
+func (fakeHost) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
+	if scope == agent.User {
 		return filepath.Join(getenv("HOME"), ".fake", "hooks.json"), nil
 	}
 	return filepath.Join(root, ".fake", "hooks.json"), nil
@@ -54,12 +54,12 @@ func (fakeHost) Unregister(settings []byte) ([]byte, bool, error) {
 	return install.Remove(settings, fakeEvents...)
 }
 
-func (fakeHost) Registered(settings []byte) (host.Status, error) {
+func (fakeHost) Registered(settings []byte) (agent.Status, error) {
 	st, err := install.Status(settings, fakeEvents...)
 	if err != nil {
-		return host.Status{}, err
+		return agent.Status{}, err
 	}
-	out := host.Status{Events: st, Stale: install.Stale(st, fakeEvents, "fake")}
+	out := agent.Status{Events: st, Stale: install.Stale(st, fakeEvents, "fake")}
 	if !bytes.Contains(settings, []byte(`"trusted": true`)) {
 		out.Notes = []string{"Fake Agent runs project hooks only once trusted: run `fake trust` in the project"}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newHandoffCmd(a *app) *cobra.Command {
@@ -24,12 +24,12 @@ newest transcript the host (--agent) keeps for this project.`,
 			e := a.env(h)
 			named := transcript != ""
 			if transcript == "" {
-				if transcript = session.LatestTranscript(e, p.Root); transcript == "" {
+				if transcript = core.LatestTranscript(e, p.Root); transcript == "" {
 					fmt.Fprintln(a.errw, "continuity: no transcript of this project found; the handoff holds the ledger and git facts only")
 				}
 			}
-			w, err := session.WriteHandoff(p, e, session.Request{Name: name, Event: "manual", Transcript: transcript,
-				AgentSession: session.SessionOf(transcript), Named: named})
+			w, err := core.WriteHandoff(p, e, core.Request{Name: name, Event: "manual", Transcript: transcript,
+				AgentSession: core.SessionOf(transcript), Named: named})
 			if w.Read != "" {
 				fmt.Fprintf(a.errw, "continuity: read %s: %s\n", transcript, w.Read)
 			}

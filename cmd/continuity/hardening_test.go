@@ -20,7 +20,8 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript
@@ -390,7 +391,7 @@ func TestHardening(t *testing.T) {
 	var slowName string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.heavy && testing.Short() {
+			if c.heavy && testkit.Short() {
 				t.Skip("a heavy case: skipped with -short")
 			}
 			e := newHEnv(t, bin, tpl)
@@ -458,7 +459,7 @@ func TestHardening(t *testing.T) {
 // transcriptTemplate is the demo's recorded transcript, paths not yet rewritten.
 func transcriptTemplate(t *testing.T) []byte {
 	t.Helper()
-	return mustRead(t, filepath.Join("..", "..", "internal", "demo", "transcript.jsonl"))
+	return mustRead(t, filepath.Join("..", "..", "internal", "core", "demo_transcript.jsonl"))
 }
 
 // newHEnv makes a case's world: a git repository with one commit and the

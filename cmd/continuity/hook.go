@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newHookCmd(a *app) *cobra.Command {
@@ -60,7 +60,7 @@ func truthy(s string) bool {
 // runHookFor reads the payload, lets the core act on the host's event and
 // prints the host's answer. It never fails: whatever happens, the session
 // goes on.
-func runHookFor(a *app, h host.Host) {
+func runHookFor(a *app, h agent.Host) {
 	if truthy(a.getenv("CONTINUITY_DISABLE")) {
 		return
 	}
@@ -74,7 +74,7 @@ func runHookFor(a *app, h host.Host) {
 		}
 	}()
 	payload, err := readPayload(a.in, payloadWait)
-	var ev host.Event
+	var ev agent.Event
 	if err == nil {
 		ev, err = h.Decode(payload)
 	}
@@ -82,7 +82,7 @@ func runHookFor(a *app, h host.Host) {
 		fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
 		return
 	}
-	k := session.Hook{Env: a.env(h), Dir: a.dir, Stderr: a.errw, Debug: debugOn}
+	k := core.Hook{Env: a.env(h), Dir: a.dir, Stderr: a.errw, Debug: debugOn}
 	out, err := h.Encode(ev, k.Handle(ev))
 	if err == nil && len(out) > 0 {
 		_, err = a.out.Write(out)
@@ -94,6 +94,6 @@ func runHookFor(a *app, h host.Host) {
 
 // env is what the core's use cases take from the command: host h, the
 // environment, the clock and the version.
-func (a *app) env(h host.Host) session.Env {
-	return session.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
+func (a *app) env(h agent.Host) core.Env {
+	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
 }

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/claude"
-	"github.com/continuity-md/continuity/internal/host/codex"
-	"github.com/continuity-md/continuity/internal/host/gemini"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/agent/codex"
+	"github.com/continuity-md/continuity/internal/agent/gemini"
 )
 
 // hosts are the coding agents continuity serves, the default first.
-var hosts = []host.Host{claude.Host{}, codex.Host{}, gemini.Host{}}
+var hosts = []agent.Host{claude.Host{}, codex.Host{}, gemini.Host{}}
 
 // hostNamed returns the host called name ("" is the default, the first).
-func hostNamed(name string) (host.Host, error) {
+func hostNamed(name string) (agent.Host, error) {
 	if name == "" {
 		return hosts[0], nil
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/setup"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newInitCmd(a *app) *cobra.Command {
@@ -34,6 +34,6 @@ func runInit(a *app, o setupOptions) error {
 	if err != nil {
 		return err
 	}
-	so.Program = setup.Program(o.Command)
-	return a.printSetup(setup.Init(so))
+	so.Program = core.Program(o.Command)
+	return a.printSetup(core.Init(so))
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/streams"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type newOptions struct {
@@ -42,7 +42,7 @@ func runNew(a *app, o newOptions) error {
 	if err != nil {
 		return usageError{Err: err}
 	}
-	if err := streams.Start(p, o.Name, path, o.Goal, a.now()); err != nil {
+	if err := core.Start(p, o.Name, path, o.Goal, a.now()); err != nil {
 		return err
 	}
 	if o.JSON {
@@ -75,7 +75,7 @@ func runUse(a *app, name string) error {
 	if err != nil {
 		return usageError{Err: err}
 	}
-	if err := streams.Use(p, name, path); err != nil {
+	if err := core.Use(p, name, path); err != nil {
 		return err
 	}
 	if a.json {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/streams"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type lintOptions struct {
@@ -32,7 +32,7 @@ func runLint(a *app, o lintOptions) error {
 	if err != nil {
 		return err
 	}
-	report, err := streams.Lint(p, a.dir, o.Files)
+	report, err := core.Lint(p, a.dir, o.Files)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type listOptions struct {
@@ -45,7 +45,7 @@ func runList(a *app, o listOptions) error {
 	}
 	active, _, _ := p.Active(a.getenv)
 	now := a.now()
-	entries := streams.List(p, active, o.Recent, now)
+	entries := core.List(p, active, o.Recent, now)
 	if o.JSON {
 		return writeJSON(a.out, entries)
 	}
@@ -81,7 +81,7 @@ func runList(a *app, o listOptions) error {
 			if l.Stale {
 				by += ", stale"
 			}
-			size := streams.ContextSize(l.Tokens)
+			size := core.ContextSize(l.Tokens)
 			if size != "" {
 				size = ", " + size
 			}

@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/mergedriver"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newMergeLedgerCmd(a *app) *cobra.Command {
-	var o mergedriver.Options
+	var o core.MergeOptions
 	c := &cobra.Command{
 		Use:   "merge-ledger BASE OURS THEIRS PATH",
 		Short: "Git merge driver for ledgers (registered by init): merges them field by field",
@@ -32,9 +32,9 @@ line merge (git merge-file). With git 2.44 and later, init also passes the branc
 	return c
 }
 
-func runMergeLedger(a *app, o mergedriver.Options) error {
+func runMergeLedger(a *app, o core.MergeOptions) error {
 	o.Dir, o.Getenv, o.Now = a.dir, a.getenv, a.now()
-	res, err := mergedriver.Merge(o)
+	res, err := core.Merge(o)
 	if res.ByLine != "" {
 		fmt.Fprintf(a.errw, "continuity: %s: merged line by line (%s)\n", o.Path, res.ByLine)
 	}

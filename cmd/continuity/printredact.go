@@ -6,7 +6,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
-	"github.com/continuity-md/continuity/internal/render"
 )
 
 // redactedOut holds what a command prints and writes it redacted when the
@@ -39,7 +38,7 @@ func (r *redactedOut) flush() {
 		// project's does not bring back what the built-in rules took.
 		out = r.p.Redact(out)
 	}
-	_, _ = io.WriteString(r.w, visible(out, r.json != nil && *r.json, render.Styles))
+	_, _ = io.WriteString(r.w, visible(out, r.json != nil && *r.json, styles))
 	r.buf.Reset()
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type pruneOptions struct{ DryRun, JSON bool }
@@ -37,7 +37,7 @@ func runPrune(a *app, o pruneOptions) error {
 	if err != nil {
 		return err
 	}
-	removed, err := session.Prune(p, a.now(), o.DryRun)
+	removed, err := core.Prune(p, a.now(), o.DryRun)
 	if o.JSON {
 		if removed == nil {
 			removed = []string{}

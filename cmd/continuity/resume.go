@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/session"
 )
 
 func newResumeCmd(a *app) *cobra.Command {
@@ -28,10 +28,10 @@ the context a new session would get: the ledger and its latest handoff.`,
 				if err != nil {
 					return err
 				}
-				inj, err := session.Context(p, e, name, "startup", "")
+				inj, err := core.Context(p, e, name, "startup", "")
 				return printInjection(a, inj, err)
 			}
-			inj, err := session.Resume(p, e, args[0])
+			inj, err := core.Resume(p, e, args[0])
 			if errors.Is(err, project.ErrBadName) {
 				return usageError{Err: err}
 			}

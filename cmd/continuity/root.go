@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/cmdutil"
 	"github.com/continuity-md/continuity/internal/project"
 )
 
@@ -39,18 +38,18 @@ func (a *app) runWith(opts any, run func() error) error {
 }
 
 // The commands' shared conventions (internal/cmdutil), by their short names.
-type usageError = cmdutil.UsageError // a mistake in how a command was called (exit 2)
+type usageError = UsageError // a mistake in how a command was called (exit 2)
 
 var (
-	errSilent   = cmdutil.ErrSilent // a failure already explained on stderr (exit 1)
-	writeJSON   = cmdutil.WriteJSON
-	printLines  = cmdutil.PrintLines
-	plural      = cmdutil.Plural
-	firstLine   = cmdutil.FirstLine
-	exactArgs   = cmdutil.ExactArgs
-	minArgs     = cmdutil.MinArgs
-	maxArgs     = cmdutil.MaxArgs
-	commandName = cmdutil.CommandName
+	errSilent   = ErrSilent // a failure already explained on stderr (exit 1)
+	writeJSON   = WriteJSON
+	printLines  = PrintLines
+	plural      = Plural
+	firstLine   = FirstLine
+	exactArgs   = ExactArgs
+	minArgs     = MinArgs
+	maxArgs     = MaxArgs
+	commandName = CommandName
 )
 
 // run executes the command line and returns the exit code: 0 success,
@@ -80,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var ue usageError
-	if errors.As(err, &ue) || cmdutil.IsCobraUsage(err) {
+	if errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
 		return 2
 	}
@@ -142,7 +141,8 @@ Start with:  continuity demo            (the whole loop on sample data)
 		root.AddCommand(c)
 	}
 	root.InitDefaultCompletionCmd()
-	cmdutil.StrictCompletion(root)
+	StrictCompletion(root)
+	TypedUsage(root)
 	return root
 }
 

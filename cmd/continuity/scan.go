@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/redact"
-	"github.com/continuity-md/continuity/internal/scan"
 )
 
 type scanOptions struct {
@@ -43,7 +43,7 @@ func runScan(a *app, o scanOptions) error {
 	if err != nil {
 		return err
 	}
-	hits, n, err := scan.Run(p, scan.Options{Dir: a.dir, Files: o.Files, Staged: o.Staged, Index: a.getenv("GIT_INDEX_FILE")})
+	hits, n, err := core.Scan(p, core.ScanOptions{Dir: a.dir, Files: o.Files, Staged: o.Staged, Index: a.getenv("GIT_INDEX_FILE")})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,10 +11,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/continuity-md/continuity/internal/host/claude"
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files that scripts compare with cmp")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -31,7 +29,7 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(repo, "testdata", "script"),
-		UpdateScripts:       *update,
+		UpdateScripts:       *testkit.Update,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/project"
-	"github.com/continuity-md/continuity/internal/streams"
 )
 
 type searchOptions struct {
@@ -51,7 +51,7 @@ func runSearch(a *app, o searchOptions) error {
 			return usageError{Err: fmt.Errorf("--session: %w", err)}
 		}
 	}
-	since, err := streams.Since(o.Since, a.now())
+	since, err := core.Since(o.Since, a.now())
 	if err != nil {
 		return usageError{Err: err}
 	}
@@ -59,7 +59,7 @@ func runSearch(a *app, o searchOptions) error {
 	if err != nil {
 		return err
 	}
-	hits := streams.Search(p, streams.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since})
+	hits := core.Search(p, core.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since})
 	if o.JSON {
 		return writeJSON(a.out, hits)
 	}

@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/redact"
-	"github.com/continuity-md/continuity/internal/redact/redacttest"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // probes are pieces of a secret that must not appear anywhere once it is
 // redacted: the whole of a short one, else three 12-character windows of its
 // longest unbroken run (a leak cut short or joined onto one line still
 // shows one of them).
-func probes(c redacttest.Entry) []string {
+func probes(c testkit.Entry) []string {
 	run := ""
 	for _, f := range strings.FieldsFunc(strings.ReplaceAll(c.Secret, `\n`, "\n"), func(r rune) bool { return r == '\n' || r == ' ' }) {
 		if len(f) > len(run) {
@@ -42,7 +42,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 	bin := buildBinary(t)
 	tpl := transcriptTemplate(t)
 	e := newHEnv(t, bin, tpl)
-	secrets := redacttest.Corpus(t)
+	secrets := testkit.Corpus(t)
 	anchors := []string{
 		`Add a token refresh endpoint, then logout`,     // the prompt
 		`"command":"go test ./src/auth/...`,             // a Bash command
@@ -75,7 +75,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 		text := c.Text()
 		tr := tpl
 		for _, a := range anchors {
-			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+redacttest.JSONString(" "+text)))
+			tr = bytes.ReplaceAll(tr, []byte(a), []byte(a+testkit.JSONString(" "+text)))
 		}
 		tr = bytes.ReplaceAll(tr, []byte("/tmp/demo-rec/proj"), []byte(e.repo))
 		path := filepath.Join(e.claudeDir, fmt.Sprintf("secret-%02d.jsonl", i))
@@ -165,8 +165,8 @@ func TestSecretsNeverWritten(t *testing.T) {
 func TestSecretIDsNeverNameFiles(t *testing.T) {
 	bin := buildBinary(t)
 	e := newHEnv(t, bin, transcriptTemplate(t))
-	var ids []redacttest.Entry
-	for _, c := range redacttest.Corpus(t) {
+	var ids []testkit.Entry
+	for _, c := range testkit.Corpus(t) {
 		// Only a secret that shows by itself: a UUID or a short password
 		// is a fine session id once taken out of its KEY=.
 		if len(c.Secret) <= 200 && strings.Trim(c.Secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == "" && redact.Contains(c.Secret) {
@@ -213,7 +213,7 @@ func TestSecretIDsNeverNameFiles(t *testing.T) {
 func TestHandEditedSecretsNeverPrinted(t *testing.T) {
 	bin := buildBinary(t)
 	e := newHEnv(t, bin, transcriptTemplate(t))
-	secrets := redacttest.Corpus(t)
+	secrets := testkit.Corpus(t)
 	leaks := 0
 	for i, c := range secrets {
 		text, err := json.Marshal(c.Text()) // a JSON string is a YAML double-quoted scalar
@@ -250,7 +250,7 @@ func TestHandEditedSecretsNeverPrinted(t *testing.T) {
 func TestHandEditedSecretsNeverPrintedByCLI(t *testing.T) {
 	bin := buildBinary(t)
 	e := newHEnv(t, bin, transcriptTemplate(t))
-	secrets := redacttest.Corpus(t)
+	secrets := testkit.Corpus(t)
 	leaks := 0
 	for _, c := range secrets {
 		text, err := json.Marshal(c.Text())

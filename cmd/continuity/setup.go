@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/setup"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type setupOptions struct {
@@ -25,11 +25,11 @@ func agentFlag(c *cobra.Command, o *setupOptions, usage string) {
 
 // selectHosts returns the hosts names name, each once, in the order given;
 // none gives the default host.
-func selectHosts(names []string) ([]host.Host, error) {
+func selectHosts(names []string) ([]agent.Host, error) {
 	if len(names) == 0 {
-		return []host.Host{hosts[0]}, nil
+		return []agent.Host{hosts[0]}, nil
 	}
-	var out []host.Host
+	var out []agent.Host
 	seen := map[string]bool{}
 	for _, n := range names {
 		h, err := hostNamed(strings.TrimSpace(n))
@@ -45,10 +45,10 @@ func selectHosts(names []string) ([]host.Host, error) {
 }
 
 // setupFor turns init's or uninstall's options into the use case's.
-func (a *app) setupFor(o setupOptions) (setup.Options, error) {
+func (a *app) setupFor(o setupOptions) (core.SetupOptions, error) {
 	hs, err := selectHosts(o.Agents)
 	if err != nil {
-		return setup.Options{}, err
+		return core.SetupOptions{}, err
 	}
 	dir := a.dir
 	if o.Dir != "" {
@@ -57,12 +57,12 @@ func (a *app) setupFor(o setupOptions) (setup.Options, error) {
 			dir = filepath.Join(a.dir, dir)
 		}
 	}
-	return setup.Options{Dir: dir, Getenv: a.getenv, Hosts: hs, All: hosts, User: o.User, PreCommit: o.PreCommit}, nil
+	return core.SetupOptions{Dir: dir, Getenv: a.getenv, Hosts: hs, All: hosts, User: o.User, PreCommit: o.PreCommit}, nil
 }
 
 // printSetup prints init's or uninstall's result: its lines, or with
 // --json the result.
-func (a *app) printSetup(res setup.Result, err error) error {
+func (a *app) printSetup(res core.SetupResult, err error) error {
 	if err != nil {
 		return err
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/render"
+	"github.com/continuity-md/continuity/internal/compat"
+	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/internal/streams"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -41,7 +41,7 @@ with --json (and latest_handoff). NO_COLOR turns styling off.`,
 // handoff.
 type shownLedger struct {
 	*ledger.Ledger
-	Latest *streams.Handoff `json:"latest_handoff,omitempty"`
+	Latest *core.Handoff `json:"latest_handoff,omitempty"`
 }
 
 func runShow(a *app, o showOptions) error {
@@ -60,7 +60,7 @@ func runShow(a *app, o showOptions) error {
 		_, err = a.out.Write(src)
 		return err
 	}
-	l, err := ledger.Parse(p.Rel(path), src)
+	l, err := compat.ParseLedger(p.Rel(path), src)
 	if err != nil {
 		if !o.JSON {
 			_, werr := a.out.Write(src) // show what is there; the problem goes to stderr
@@ -70,16 +70,16 @@ func runShow(a *app, o showOptions) error {
 		return err
 	}
 	l.Path = p.Rel(path)
-	var latest *streams.Handoff
+	var latest *core.Handoff
 	if hp, err := p.LatestHandoff(name, a.now()); err == nil && hp != "" {
-		if h, _, ok := streams.ReadHandoff(p, hp, a.now()); ok {
+		if h, _, ok := core.ReadHandoff(p, hp, a.now()); ok {
 			latest = &h
 		}
 	}
 	if !o.JSON {
-		render.Ledger(a.out, l)
+		Ledger(a.out, l)
 		if latest != nil {
-			render.HandoffLine(a.out, latest.Path, streams.ContextSize(latest.Tokens))
+			HandoffLine(a.out, latest.Path, core.ContextSize(latest.Tokens))
 		}
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/session"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 // payloadWait bounds how long a hook waits for its payload. Hosts write it
@@ -20,8 +20,8 @@ const payloadWait = 3 * time.Second
 // and one that leaves it open costs only this.
 const payloadGrace = 100 * time.Millisecond
 
-// readPayload reads one hook payload from r, as session.ReadPayload does
-// (at most session.MaxPayload bytes, refused when empty), within wait. A
+// readPayload reads one hook payload from r, as core.ReadPayload does
+// (at most core.MaxPayload bytes, refused when empty), within wait. A
 // payload whose JSON object is whole, with stdin still open after the
 // grace, is taken as it is; anything else still open at the deadline is
 // refused.
@@ -52,15 +52,15 @@ func readPayload(r io.Reader, wait time.Duration) ([]byte, error) {
 			end := obj.feed(c.b, len(data))
 			data = append(data, c.b...)
 			switch {
-			case errors.Is(c.err, io.EOF) || len(data) > session.MaxPayload:
-				return session.ReadPayload(bytes.NewReader(data))
+			case errors.Is(c.err, io.EOF) || len(data) > core.MaxPayload:
+				return core.ReadPayload(bytes.NewReader(data))
 			case c.err != nil:
 				return nil, fmt.Errorf("read payload: %w", c.err)
 			case end > 0 && grace == nil:
 				grace = time.After(payloadGrace)
 			}
 		case <-grace:
-			return session.ReadPayload(bytes.NewReader(data[:obj.end]))
+			return core.ReadPayload(bytes.NewReader(data[:obj.end]))
 		case <-deadline.C:
 			return nil, fmt.Errorf("no complete payload on stdin within %v", wait)
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testrepo"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // continuityProcess returns the path of this test binary under the name
@@ -34,7 +34,7 @@ func continuityProcess(t *testing.T) string {
 // acts on a complete object at once, and gives up on the rest within its
 // deadline, saying why, exit 0.
 func TestHookStdinNeverEnds(t *testing.T) {
-	r := testrepo.New(t, true)
+	r := testkit.New(t, true)
 	r.Write(".continuity.yaml", "budget: 9000\n")
 	exe := continuityProcess(t)
 	start, err := json.Marshal(map[string]string{"session_id": "930cbd59-0000-4000-8000-000000000001",

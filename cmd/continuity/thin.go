@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/streams"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 type thinOptions struct {
@@ -49,13 +49,13 @@ func runThin(a *app, o thinOptions) error {
 		return err
 	}
 	if p.Repo.Root == "" {
-		return streams.ErrNoGit
+		return core.ErrNoGit
 	}
 	name, err := a.ledgerName(p, o.Name)
 	if err != nil {
 		return err
 	}
-	res, err := streams.Thin(p, name, o.Keep, o.DryRun)
+	res, err := core.Thin(p, name, o.Keep, o.DryRun)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/setup"
+	"github.com/continuity-md/continuity/internal/core"
 )
 
 func newUninstallCmd(a *app) *cobra.Command {
@@ -30,5 +30,5 @@ func runUninstall(a *app, o setupOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printSetup(setup.Uninstall(so))
+	return a.printSetup(core.Uninstall(so))
 }

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/codex"
 	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/codex"
 )
 
 // codexVersion is the Codex CLI release the tests pin (see /work/shared/codex-gemini-facts.md).
@@ -101,7 +101,7 @@ func newCodexProject(t *testing.T, ledgerName, goal string) *codexProject {
 		}
 		return ""
 	}
-	path, err := codex.Host{}.SettingsPath(getenv, p.dir, host.Project)
+	path, err := codex.Host{}.SettingsPath(getenv, p.dir, agent.Project)
 	if err != nil {
 		t.Fatal(err)
 	}

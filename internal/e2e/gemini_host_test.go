@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/gemini"
 	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
-	"github.com/continuity-md/continuity/internal/host"
-	"github.com/continuity-md/continuity/internal/host/gemini"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -88,7 +88,7 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 
 	calls := readHookCalls(t, filepath.Join(hookDir, "log"))
 	var order []string
-	kinds := map[string][]host.Kind{}
+	kinds := map[string][]agent.Kind{}
 	for _, c := range calls {
 		name, _ := c.Payload["hook_event_name"].(string)
 		order = append(order, name)
@@ -102,7 +102,7 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 		}
 		ev = h.Refine(ev)
 		kinds[name] = append(kinds[name], ev.Kind)
-		if ev.Kind == host.BeforePrompt && ev.Compacted {
+		if ev.Kind == agent.BeforePrompt && ev.Compacted {
 			t.Errorf("BeforeAgent %q: a refresh although the prompt carries SessionStart's context", ev.Prompt)
 		}
 	}
@@ -111,7 +111,7 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 	if len(pre) != 12 { // ten calls in run 1, two in run 2
 		t.Errorf("%d PreCompress calls, want 12 (one per model call)", len(pre))
 	}
-	if n := countKind(pre, host.BeforeCompact); n != 1 || len(pre) < 2 || pre[len(pre)-1] != host.BeforeCompact {
+	if n := countKind(pre, agent.BeforeCompact); n != 1 || len(pre) < 2 || pre[len(pre)-1] != agent.BeforeCompact {
 		t.Errorf("PreCompress decoded as %v: want Ignore but for the last (the one before the compression)", pre)
 	}
 	for _, ev := range []string{"SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"} {
@@ -138,7 +138,7 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 	check("usage", f.Model != "" && f.Tokens == 1000)
 }
 
-func countKind(list []host.Kind, k host.Kind) int {
+func countKind(list []agent.Kind, k agent.Kind) int {
 	n := 0
 	for _, x := range list {
 		if x == k {

@@ -1,18 +1,15 @@
 package inject
 
 import (
-	"flag"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/golden"
-	"github.com/continuity-md/continuity/internal/host"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // goldenLedger is a small ledger with every field set.
 func goldenLedger(t *testing.T) *ledger.Ledger {
@@ -91,11 +88,11 @@ func TestRenderGolden(t *testing.T) {
 			if in.Ledger != nil || in.LedgerRaw != nil {
 				out += "\n-- message --\n" + Message(in)
 			}
-			golden.Check(t, *update, name+".txt", []byte(out+"\n"))
+			testkit.Check(t, name+".txt", []byte(out+"\n"))
 		})
 	}
 	t.Run("no-ledger", func(t *testing.T) {
-		golden.Check(t, *update, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
+		testkit.Check(t, "no-ledger.txt", []byte(NoLedger()+"\n-- message --\n"+NoLedgerMessage()+"\n"))
 	})
 }
 
@@ -137,14 +134,14 @@ func TestRenderBudgetInBytes(t *testing.T) {
 	l.Body = []byte(strings.Repeat("ノート。", 3000))
 	for _, budget := range []int{1500, 4000, 9000} {
 		in := input(l, "startup", budget)
-		in.Unit = host.Bytes
+		in.Unit = agent.Bytes
 		out := Render(in)
 		if len(out) > budget {
 			t.Errorf("budget %d bytes: %d bytes", budget, len(out))
 		}
 		if Length(out) > budget/2 && budget > 1500 {
 			// a budget in characters would have let three times as many bytes in
-			in.Unit = host.Runes
+			in.Unit = agent.Runes
 			if chars := Render(in); len(chars) <= budget {
 				t.Errorf("budget %d: precondition: counting characters should overflow the bytes", budget)
 			}

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/config"
-	"github.com/continuity-md/continuity/internal/host"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -40,7 +40,7 @@ type Input struct {
 	HandoffPath   string // relative to the repository root
 	Now           time.Time
 	Budget        int           // in Unit; 0 = DefaultBudget
-	Unit          host.Unit     // what Budget counts: characters (UTF-16 code units, see Length) or bytes
+	Unit          agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
 	Policy        string        // full, short or none; "" = by source (resume and fork short)
 	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
 	Host          string        // the host reading it: a handoff another host wrote names its writer
@@ -84,8 +84,8 @@ func Length(s string) int {
 }
 
 // Size is s's size in unit u: bytes for host.Bytes, else Length.
-func Size(s string, u host.Unit) int {
-	if u == host.Bytes {
+func Size(s string, u agent.Unit) int {
+	if u == agent.Bytes {
 		return len(s)
 	}
 	return Length(s)
@@ -278,11 +278,11 @@ func Byline(m handoff.Meta, now time.Time) string {
 			when = Age(d) + " ago"
 		}
 	}
-	agent := ""
+	agentTitle := ""
 	if m.Agent != "" {
-		agent = host.TitleOf(m.Agent)
+		agentTitle = agent.TitleOf(m.Agent)
 	}
-	return strings.TrimSpace(sayByline(m.Event, agent, m.Author, when, m.Branch))
+	return strings.TrimSpace(sayByline(m.Event, agentTitle, m.Author, when, m.Branch))
 }
 
 // Age renders a duration the way a person says it: "5 min", "3 h", "2 days".
@@ -302,9 +302,9 @@ func Age(d time.Duration) string {
 const itemCap = 400
 
 // measure sizes text in a host's unit.
-type measure host.Unit
+type measure agent.Unit
 
-func (m measure) size(s string) int { return Size(s, host.Unit(m)) }
+func (m measure) size(s string) int { return Size(s, agent.Unit(m)) }
 
 // truncate cuts s to at most n (in m's unit), ending in "…" when cut.
 func (m measure) truncate(s string, n int) string {
@@ -316,7 +316,7 @@ func (m measure) truncate(s string, n int) string {
 	for i, r := range s {
 		w := 1
 		switch {
-		case host.Unit(m) == host.Bytes:
+		case agent.Unit(m) == agent.Bytes:
 			w = utf8.RuneLen(r)
 		case r >= 0x10000:
 			w = 2

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/golden"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestRenderRecovered pins the lines that tell the model and the person
@@ -19,7 +19,7 @@ func TestRenderRecovered(t *testing.T) {
 			{Session: "77aa01-2", Why: "its client process is gone", Dir: "thoughts/shared/handoffs/auth/", When: "at this session's next turn end"},
 		}}
 	out := Render(in) + "\n-- message --\n" + Message(in)
-	golden.Check(t, *update, "recovered.txt", []byte(out+"\n"))
+	testkit.Check(t, "recovered.txt", []byte(out+"\n"))
 	in.Budget = 1500
 	small := Render(in)
 	for _, want := range []string{"recovered from its transcript: thoughts/shared/handoffs/auth/2026-11-22T14-05-09Z_recovered_930cbd59.md.",

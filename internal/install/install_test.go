@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/rogpeppe/go-internal/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden sections (add.json, status, error) of testdata/*.txtar")
 
 // testHook is the hook the golden files are written with unless they hold a
 // "command" section.
@@ -155,7 +153,7 @@ func compareGolden(t *testing.T, c *goldenCase, got map[string][]byte) {
 // missing from got is dropped).
 func compareSections(t *testing.T, path string, ar *txtar.Archive, names []string, got map[string][]byte) {
 	t.Helper()
-	if *update {
+	if *testkit.Update {
 		var files []txtar.File
 		for _, f := range ar.Files {
 			if !contains(names, f.Name) {

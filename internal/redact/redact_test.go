@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/redact/redacttest"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
-func loadCorpus(t testing.TB) []redacttest.Entry { return redacttest.Corpus(t) }
+func loadCorpus(t testing.TB) []testkit.Entry { return testkit.Corpus(t) }
 
 // A context places a carrier line in a realistic piece of transcript or
 // handoff. SECRET marks where it goes; escape is how the line is written
@@ -25,10 +25,10 @@ type context struct {
 }
 
 var contexts = []context{
-	{"prompt", `{"type":"user","message":{"role":"user","content":"please run the deploy with this:\nSECRET\nthen go test ./internal/auth/... and update thoughts/ledgers/CONTINUITY_auth-refactor.md"},"uuid":"7c9e6679-7425-40de-944b-e07fc1f97e4d","cwd":"/home/kim/src/app"}`, redacttest.JSONString},
-	{"tool-input", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"Bash","input":{"command":"cd /home/kim/src/app && SECRET && git rev-parse HEAD","description":"Deploy staging (task deploy-staging)"}}]},"uuid":"123e4567-e89b-12d3-a456-426614174000"}`, redacttest.JSONString},
-	{"tool-output", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01A09q90qw90lq917835lq9","type":"tool_result","content":"$ cat config/staging.env\nSECRET\n$ git log -1 --format=%H\n3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f","is_error":false}]}}`, redacttest.JSONString},
-	{"file-content", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"Write","input":{"file_path":"/home/kim/src/app/deploy/config/settings.yaml","content":"# staging settings, see github.com/acme/app/internal/config\nSECRET\nlog_level: debug\n"}}]}}`, redacttest.JSONString},
+	{"prompt", `{"type":"user","message":{"role":"user","content":"please run the deploy with this:\nSECRET\nthen go test ./internal/auth/... and update thoughts/ledgers/CONTINUITY_auth-refactor.md"},"uuid":"7c9e6679-7425-40de-944b-e07fc1f97e4d","cwd":"/home/kim/src/app"}`, testkit.JSONString},
+	{"tool-input", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"Bash","input":{"command":"cd /home/kim/src/app && SECRET && git rev-parse HEAD","description":"Deploy staging (task deploy-staging)"}}]},"uuid":"123e4567-e89b-12d3-a456-426614174000"}`, testkit.JSONString},
+	{"tool-output", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01A09q90qw90lq917835lq9","type":"tool_result","content":"$ cat config/staging.env\nSECRET\n$ git log -1 --format=%H\n3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f","is_error":false}]}}`, testkit.JSONString},
+	{"file-content", `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"Write","input":{"file_path":"/home/kim/src/app/deploy/config/settings.yaml","content":"# staging settings, see github.com/acme/app/internal/config\nSECRET\nlog_level: debug\n"}}]}}`, testkit.JSONString},
 	{"handoff", "## Commands run\n- `go test ./internal/auth/...` (ok)\n- `SECRET`\n## Files touched\n- src/auth/token.go\n- internal/auth/refresh.go\n", func(s string) string { return s }},
 }
 

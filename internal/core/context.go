@@ -1,0 +1,198 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// Sources are the reasons a session starts.
+var Sources = []string{"startup", "resume", "clear", "compact", "fork"}
+
+// Injection is what a session is given: the text for the model and the
+// line for the person, both redacted, the text within the host's budget.
+type Injection struct {
+	Text    string // "" when the project's policy for the source is none
+	Message string
+	Problem string       // the ledger's problem, one line ("" when none)
+	Input   inject.Input // what it was rendered from
+}
+
+// Context is what a session of work stream name started for source is
+// given; agentSession, for source compact, finds the handoff that session
+// just wrote. The error is the ledger's: wrapping ledger.ErrNotFound when it
+// is missing (Injection is then empty), else its problem (and Injection
+// still holds what could be read: see inject's ledger text).
+func Context(p *project.Project, e Env, name, source, agentSession string) (Injection, error) {
+	in, err := contextInput(p, e, name, source, agentSession, false)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return Injection{Input: in}, err
+	}
+	return injection(p, in, err), err
+}
+
+// Refresh is the short reminder (goal, now, next) given before a prompt
+// when the host compacted the context since it was last given.
+func Refresh(p *project.Project, e Env, name string) (Injection, error) {
+	in, err := contextInput(p, e, name, "compact", "", true)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return Injection{Input: in}, err
+	}
+	return injection(p, in, err), err
+}
+
+// message is the line for the person, redacted: the ledger's now is
+// redacted before the line cuts it (a token cut short is no longer
+// recognised), and the whole line again.
+func message(p *project.Project, in inject.Input) string {
+	if in.Ledger != nil {
+		l := *in.Ledger
+		l.Now = p.Redact(l.Now)
+		in.Ledger = &l
+	}
+	return p.Redact(inject.Message(in))
+}
+
+// injection renders an injection from its input and the ledger's problem.
+func injection(p *project.Project, in inject.Input, lerr error) Injection {
+	if in.Policy == "none" && !in.Refresh {
+		return Injection{Input: in}
+	}
+	inj := Injection{Input: in, Text: renderContext(p, in), Message: message(p, in)}
+	if lerr != nil {
+		inj.Problem = firstLine(lerr)
+	}
+	return inj
+}
+
+// contextInput gathers what an injection for source (or the refresh after
+// a compaction) is made from.
+func contextInput(p *project.Project, e Env, name, source, agentSession string, refresh bool) (inject.Input, error) {
+	lpath, _ := p.LedgerPath(name)
+	lim := e.Host.Limits()
+	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
+		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
+		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
+	l, raw, err := startLedger(p, name)
+	switch {
+	case err != nil:
+		in.LedgerRaw = raw
+		in.LedgerProblem = firstLine(err)
+	case l == nil:
+		return in, fmt.Errorf("ledger %s: %w", in.LedgerPath, ledger.ErrNotFound)
+	default:
+		in.Ledger, in.Notes = l.Ledger, l.Notes
+	}
+	if in.Short() {
+		return in, err
+	}
+	var hpath string
+	if source == "compact" && agentSession != "" {
+		if s := p.LoadSession(agentSession); s.Handoff != "" {
+			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
+		}
+	}
+	if hpath == "" {
+		hpath, _ = p.LatestHandoff(name, e.Now)
+	}
+	if hpath != "" {
+		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
+			in.Handoff = parsed
+			in.HandoffPath = p.Rel(hpath)
+		}
+	}
+	return in, err
+}
+
+// budget is the project's budget (inject.DefaultBudget when unset), kept
+// a hundredth under the host's cliff, in the host's unit.
+func budget(configured int, lim agent.Limits) int {
+	b := configured
+	if b <= 0 {
+		b = inject.DefaultBudget
+	}
+	if lim.InjectMax > 0 {
+		b = min(b, lim.InjectMax-lim.InjectMax/100)
+	}
+	return min(b, inject.MaxBudget)
+}
+
+// renderContext renders an injection with secrets redacted. A marker may
+// be longer than the secret it replaces: when that takes the text over the
+// budget, it is rendered again with less room.
+func renderContext(p *project.Project, in inject.Input) string {
+	b := in.Budget
+	if b <= 0 {
+		b = inject.DefaultBudget
+	}
+	b = min(b, inject.MaxBudget)
+	size := func(s string) int { return inject.Size(s, in.Unit) }
+	text := p.Redact(inject.Render(in))
+	for try := 0; try < 3 && size(text) > b; try++ {
+		in.Budget = max(b-(size(text)-b)*(try+1), 500)
+		text = p.Redact(inject.Render(in))
+	}
+	return text
+}
+
+// Resume makes work stream name active in this worktree and returns the
+// context a new session of it would be given.
+func Resume(p *project.Project, e Env, name string) (Injection, error) {
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return Injection{}, err
+	}
+	if l, raw, err := LoadLedger(p, name); err == nil && l == nil && raw == nil {
+		if inj, ok := handoffOnly(p, e, name); ok {
+			return inj, nil
+		}
+		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+	}
+	if err := p.SetActive(name); err != nil {
+		return Injection{}, err
+	}
+	return Context(p, e, name, "startup", "")
+}
+
+// handoffOnly is what resuming a work stream that has handoffs but no
+// ledger here (a teammate's) gives: its latest handoff, redacted, and how
+// to start a ledger for it. Nothing is made active: hooks would find no
+// ledger.
+func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
+	path, err := p.LatestHandoff(name, e.Now)
+	if err != nil {
+		return Injection{}, false
+	}
+	src, err := safefile.Read(path, p.WriteOptions())
+	if err != nil {
+		return Injection{}, false
+	}
+	h, err := handoff.Parse(src)
+	if err != nil {
+		return Injection{}, false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "continuity: work stream %q has no ledger here, only handoffs. The latest (%s): %s\n\n", name, inject.Byline(h.Meta, e.Now), p.Rel(path))
+	for _, sec := range h.Order {
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", sec, h.Sections[sec])
+	}
+	fmt.Fprintf(&b, "Start a ledger for it with `continuity new %s --goal TEXT`; then `continuity resume %s`.", name, name)
+	return Injection{Text: p.Redact(b.String())}, true
+}
+
+// unitName names a host's unit for people.
+func unitName(u agent.Unit) string {
+	if u == agent.Bytes {
+		return "bytes"
+	}
+	return "characters"
+}

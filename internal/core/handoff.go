@@ -1,0 +1,564 @@
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
+	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// Request says what a handoff is written for.
+type Request struct {
+	Name         string // the work stream
+	Event        string // pre-compact, session-end, manual
+	Trigger      string
+	Reason       string
+	AgentSession string // "" for none (a handoff written by hand)
+	Transcript   string // path; "" for none
+	SkipIfSame   bool   // session end: nothing new since the session's last handoff, nothing written
+	// Recovered, for a handoff recovered for a session that ended without
+	// one, says why it is over: the summary opens with it.
+	Recovered string
+	// Named says a person named the transcript (on the command line): it
+	// is read whole, without the hook's deadline, and a file that is not a
+	// transcript of the host is refused with nothing written.
+	Named bool
+}
+
+// Written is what WriteHandoff did.
+type Written struct {
+	Path    string // relative to the root; "" when nothing was written
+	Message string // one line saying what happened
+	Read    string // what the transcript held, in a few words ("" when none was read)
+}
+
+// gitBudget bounds the git calls of a handoff: a slow or locked
+// repository never holds a hook.
+const gitBudget = 400 * time.Millisecond
+
+// WriteHandoff writes a handoff for one work stream: the transcript's
+// facts, git's, the ledger's, redacted, rendered, written under a name of
+// its own; then the ledger learns the session's files and local state the
+// handoff. A handoff equal to the session's previous one apart from its
+// time and name is not written again. A handoff written with problems
+// (an unread transcript, a ledger left as it was) returns both its path
+// and an error naming them.
+func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
+	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
+	if err != nil {
+		return Written{}, err
+	}
+	warn := fw.lines
+	read := readLine(facts)
+	activity := activityHash(facts)
+	if r.SkipIfSame && idle(facts) && !fw.refused {
+		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
+	}
+	var prev project.Session
+	if r.AgentSession != "" {
+		prev = p.LoadSession(r.AgentSession)
+		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
+			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+		}
+	}
+	l, _, lerr := LoadLedger(p, r.Name)
+	if lerr != nil {
+		warn = append(warn, firstLine(lerr))
+	}
+	meta := newMeta(r, e, facts)
+	dirty := gitMeta(p, &meta, gitBudget)
+	sessionFiles := facts.Files
+	h := build(p, r.Name, meta, facts, dirty, l)
+	if r.Recovered != "" {
+		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
+	}
+	if facts.Partial {
+		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
+	}
+	if prevPath, err := p.LatestHandoff(r.Name, e.Now); err == nil {
+		markDecisions(p, prevPath, h)
+	}
+	keepSections(h, p.Config.Handoff.Sections)
+	h.Redact(p.Redact)
+	content := contentHash(h)
+	if r.AgentSession != "" && prev.Handoff != "" && prev.HandoffContent == content {
+		return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+	}
+	body, problem, err := render(p, h)
+	if err != nil {
+		return Written{}, err
+	}
+	if problem != "" {
+		warn = append(warn, problem)
+	}
+	path, err := write(p, r, meta.Created, body)
+	if err != nil {
+		return Written{}, err
+	}
+	rel := p.Rel(path)
+	if l != nil {
+		if err := updateLedgerFiles(p, r.Name, sessionFiles, e.Now); err != nil {
+			warn = append(warn, "ledger files not updated: "+firstLine(err))
+		}
+	}
+	if r.AgentSession != "" {
+		if err := p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
+		}); err != nil {
+			warn = append(warn, "local state: "+err.Error())
+		}
+	}
+	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
+	if len(warn) > 0 {
+		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
+	}
+	return w, nil
+}
+
+// readFacts reads what the host's transcript says (nothing when the
+// request names none). A hook reads only what was appended since its
+// session's last hook (a checkpoint in local state) and stops at a deadline
+// inside the host's budget; a transcript that cannot be read is then a
+// warning, not a failure. A transcript a person named is read whole, and
+// one that cannot be read or is not a transcript is an error.
+func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnings, error) {
+	if r.Transcript == "" {
+		return &handoff.Facts{}, readWarnings{}, nil
+	}
+	fail := func(err error) (*handoff.Facts, readWarnings, error) {
+		if r.Named {
+			return nil, readWarnings{}, fmt.Errorf("transcript %s: %w", r.Transcript, err)
+		}
+		return &handoff.Facts{}, readWarnings{lines: []string{fmt.Sprintf("transcript not read (%v)", err)}, refused: isRefusal(err)}, nil
+	}
+	// Never a device, a FIFO or a /proc file, whatever a payload says (one
+	// could hold the hook forever), and for a hook only the host's own.
+	files, err := transcriptFiles(p, e, r.Transcript, r.Named)
+	if err != nil {
+		return fail(err)
+	}
+	d := e.Host.NewDecoder(p.Root, p.Redact)
+	var cp *transcript.Checkpoint
+	var deadline time.Time
+	stateDir := filepath.Join(p.StateDir, "transcripts")
+	if !r.Named {
+		if r.AgentSession != "" {
+			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
+		}
+		if b := e.Host.Limits().EndBudget; b > 0 {
+			deadline = time.Now().Add(b * 6 / 10)
+		}
+	}
+	facts, next, err := transcript.ReadFrom(files, d, cp, deadline)
+	if err != nil {
+		return fail(err)
+	}
+	if err := transcript.Recognised(facts); err != nil {
+		return fail(err)
+	}
+	if r.Named && facts.Bytes == 0 {
+		return fail(fmt.Errorf("%w (an empty file)", transcript.ErrNotTranscript))
+	}
+	var warn readWarnings
+	if !r.Named && r.AgentSession != "" && next != nil {
+		if err := transcript.SaveCheckpoint(stateDir, r.AgentSession, next); err != nil {
+			warn.lines = append(warn.lines, "transcript checkpoint not kept: "+firstLine(err))
+		}
+	}
+	if facts.Partial {
+		warn.lines = append(warn.lines, "the transcript was read only in part before the deadline; the next hook goes on from there")
+	}
+	return facts, warn, nil
+}
+
+// TurnBudget bounds the reading of a turn-end checkpoint: the host waits
+// for the hook before the next turn, and what is left is read by the next
+// one.
+const TurnBudget = 2 * time.Second
+
+// Checkpoint reads what agent session id appended to its transcript since
+// its last hook and keeps, in local state, where the reading stopped and
+// what the transcript held so far (redacted): the turn-end hook, so that a
+// later handoff (or the recovery of a session that died) reads only what is
+// new. No committed file is written. moved is false when nothing was
+// appended, and then nothing is written at all.
+func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
+	stateDir := filepath.Join(p.StateDir, "transcripts")
+	cp := transcript.LoadCheckpoint(stateDir, id)
+	files, err := transcriptFiles(p, e, path, false)
+	if err != nil {
+		return "", false, fmt.Errorf("transcript not read (%v)", err)
+	}
+	deadline := time.Now().Add(TurnBudget)
+	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
+		deadline = time.Now().Add(b * 6 / 10)
+	}
+	if cp != nil && readToEnd(cp, files) {
+		return "", false, nil // the common turn end of a session that did nothing: no state decoded
+	}
+	before := int64(0)
+	if cp != nil {
+		for _, m := range cp.Files {
+			before += m.Offset
+		}
+	}
+	facts, next, err := transcript.ReadFrom(files, e.Host.NewDecoder(p.Root, p.Redact), cp, deadline)
+	if err != nil {
+		return "", false, err
+	}
+	after := int64(0)
+	for _, m := range next.Files {
+		after += m.Offset
+	}
+	if cp != nil && after == before {
+		return "", false, nil
+	}
+	if err := transcript.SaveCheckpoint(stateDir, id, next); err != nil {
+		return "", true, err
+	}
+	return fmt.Sprintf("checkpoint at %s: %d files, %d commands, %d errors so far", sizeText(after), len(facts.Files), len(facts.Commands), len(facts.Errors)), true, nil
+}
+
+// readLine says in a few words what a transcript held ("" for none read).
+func readLine(f *handoff.Facts) string {
+	if f.Lines == 0 && f.Bytes == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d lines (%s), %d records understood: %d files, %d commands, %d errors, %d prompts",
+		f.Lines, sizeText(f.Bytes), f.Records, len(f.Files), len(f.Commands), len(f.Errors), len(f.Prompts))
+}
+
+// sizeText is n bytes for people.
+func sizeText(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// newMeta is a handoff's front matter before git's facts: the request's,
+// the writing agent and what the transcript says of the model and context.
+func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
+	return handoff.Meta{Session: r.Name, Created: e.Now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
+		AgentSession: r.AgentSession, Agent: e.Host.Name(), Model: f.Model, Tokens: f.Tokens, Version: e.Version}
+}
+
+// gitMeta fills a handoff's git facts, bounded in time, and returns the
+// uncommitted paths.
+func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string {
+	if p.Repo.Root == "" {
+		return nil
+	}
+	m.Branch = gitfacts.Branch(p.Repo)
+	m.Commit = gitfacts.Commit(p.Repo)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	m.Author = gitfacts.Author(ctx, p.Repo)
+	files, err := gitfacts.Status(ctx, p.Repo)
+	if err == nil {
+		m.Dirty = len(files)
+	}
+	return files
+}
+
+// build assembles the handoff: the session's files first, then what else
+// is uncommitted in the work tree (continuity's own files left out).
+func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
+	g := *f
+	g.Files = mergeFiles(f.Files, notOurs(p, dirty))
+	h := handoff.Build(meta, &g, l)
+	lpath, _ := p.LedgerPath(name)
+	h.LedgerPath = p.Rel(lpath)
+	return h
+}
+
+// activityHash fingerprints what a transcript says was done, to tell
+// whether anything is new since the last handoff.
+func activityHash(f *handoff.Facts) string {
+	b, _ := json.Marshal(struct {
+		Files, Commands, Errors, Prompts []string
+		Tasks                            []handoff.Task
+		Last                             string
+	}{f.Files, f.Commands, f.Errors, f.Prompts, f.Tasks, f.LastAssistant})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// contentHash fingerprints what a handoff says apart from its time (and
+// its name, which is not in it) and the marks of what is new since the
+// one before.
+func contentHash(h *handoff.Handoff) string {
+	c := *h
+	c.Created = time.Time{}
+	c.NewDecisions = nil
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// idle reports a transcript with no sign of work: no prompt, no reply, no
+// tool use (the empty session that follows a cleared one ends like this).
+func idle(f *handoff.Facts) bool {
+	return len(f.Files) == 0 && len(f.Tasks) == 0 && len(f.Commands) == 0 && len(f.Errors) == 0 &&
+		len(f.Prompts) == 0 && f.LastAssistant == ""
+}
+
+// markDecisions marks the handoff's decisions that the previous handoff of
+// the stream (at prevPath) did not list, by whole line: "RS256" is new
+// after "RS256, not HS256". A decision whose reason or date changed is
+// marked too. Without a readable previous handoff nothing is marked.
+func markDecisions(p *project.Project, prevPath string, h *handoff.Handoff) {
+	src, err := safefile.Read(prevPath, p.WriteOptions())
+	if err != nil {
+		return
+	}
+	prev, err := handoff.Parse(src)
+	if err != nil {
+		return
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(prev.Sections["Decisions"], "\n") {
+		line = strings.TrimSuffix(strings.TrimSpace(line), handoff.NewMark)
+		listed[line] = true
+	}
+	h.NewDecisions = nil
+	for _, d := range h.Decisions {
+		if !listed[handoff.DecisionLine(d)] {
+			h.NewDecisions = append(h.NewDecisions, d.Decision)
+		}
+	}
+}
+
+// keepSections empties the sections of h that the configuration leaves out
+// (none when keep is empty).
+func keepSections(h *handoff.Handoff, keep []string) {
+	if len(keep) == 0 {
+		return
+	}
+	on := map[string]bool{}
+	for _, k := range keep {
+		on[k] = true
+	}
+	for key, drop := range map[string]func(){
+		"summary": func() { h.Summary = "" }, "goal": func() { h.Goal = "" }, "now": func() { h.Now = "" },
+		"done": func() { h.Done = nil }, "next": func() { h.Next = nil }, "decisions": func() { h.Decisions, h.NewDecisions = nil, nil },
+		"files": func() { h.Files = nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"requests": func() { h.Prompts = nil },
+	} {
+		if !on[key] {
+			drop()
+		}
+	}
+}
+
+// notOurs drops continuity's own directories (and their parents, which git
+// reports when they are untracked) from a list of repository paths.
+func notOurs(p *project.Project, paths []string) []string {
+	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
+	var out []string
+	for _, f := range paths {
+		mine := f == project.ConfigFile
+		for _, d := range own {
+			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
+				mine = true
+			}
+		}
+		if !mine {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// mergeFiles joins two lists of paths without repeats, dropping a
+// directory entry ("src/") when a path inside it is listed.
+func mergeFiles(a, b []string) []string {
+	all := append(append([]string{}, a...), b...)
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range all {
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		if strings.HasSuffix(s, "/") && slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(o, s) }) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// render renders a redacted handoff within the project's size bound, and
+// redacts the whole file again: a project's template may print more. A
+// project template that cannot be used (not a tracked file, broken, too
+// slow, printing too much) gives way to the built-in one; problem says why.
+func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string, err error) {
+	tmpl, terr := p.HandoffTemplate()
+	if terr != nil {
+		problem = terr.Error() + "; the built-in template was used"
+	}
+	body, rproblem, err := handoff.RenderProject(h, tmpl, p.Config.Handoff.MaxBytes, handoff.TemplateTimeout)
+	if err != nil {
+		return nil, problem, err
+	}
+	if problem == "" {
+		problem = rproblem
+	}
+	return []byte(p.Redact(string(body))), problem, nil
+}
+
+// write creates the handoff file, never over another: a name taken in the
+// same second gets "~2", "~3", … (only the file name changes, and enough
+// tries that a burst of hooks never loses a handoff).
+func write(p *project.Project, r Request, created time.Time, body []byte) (string, error) {
+	dir, err := p.HandoffSessionDir(r.Name)
+	if err != nil {
+		return "", err
+	}
+	if err := p.MkdirAll(dir); err != nil {
+		return "", err
+	}
+	id := r.AgentSession
+	if id == "" {
+		// No session (a handoff written by hand): a random id, so two
+		// people's handoffs of the same second never share a name.
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	base := handoff.FileName(created, r.Event, id)
+	path := filepath.Join(dir, base)
+	for i := 2; ; i++ {
+		err = safefile.Create(path, body, p.WriteOptions())
+		if !errors.Is(err, fs.ErrExist) || i > 999 {
+			break
+		}
+		path = filepath.Join(dir, fmt.Sprintf("%s~%d.md", strings.TrimSuffix(base, ".md"), i))
+	}
+	return path, err
+}
+
+// updateLedgerFiles adds the files a session touched (inside the
+// repository) to the ledger's files list and refreshes updated.
+func updateLedgerFiles(p *project.Project, name string, files []string, now time.Time) error {
+	var rel []string
+	for _, f := range notOurs(p, files) {
+		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
+			rel = append(rel, p.Redact(f))
+		}
+	}
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return err
+	}
+	return safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, safefile.ErrNoChange
+		}
+		var edits []ledger.Edit
+		if len(rel) > 0 {
+			edits = append(edits, ledger.Append(ledger.KeyFiles, rel...))
+		}
+		out, err := ledger.Apply(old, now, edits...)
+		if err != nil {
+			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
+				return nil, perr
+			}
+		}
+		return out, err
+	})
+}
+
+// AddSummary adds a compaction summary (as the host sends it) to the
+// handoff agent session id wrote before the compaction.
+func AddSummary(p *project.Project, id, raw string) (string, error) {
+	summary := p.Redact(handoff.CleanSummary(raw))
+	if summary == "" {
+		return "no compaction summary in the payload", nil
+	}
+	s := p.LoadSession(id)
+	if s.Handoff == "" {
+		return "", errors.New("no handoff from before the compaction for this session; summary not recorded")
+	}
+	path := filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
+	err := safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, fmt.Errorf("handoff %s: %w", s.Handoff, fs.ErrNotExist)
+		}
+		return handoff.SetSummary(old, summary)
+	})
+	if err != nil {
+		return "", err
+	}
+	return "added the compaction summary to " + s.Handoff, nil
+}
+
+// uuidAtEnd finds a session id (a UUID) at the end of a transcript's name.
+var uuidAtEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
+
+// SessionOf is the agent session a transcript file belongs to, from its
+// name: the UUID it ends with (hosts name transcripts after their session),
+// else the name without its .jsonl or .json extension; "" when neither.
+func SessionOf(transcript string) string {
+	if transcript == "" {
+		return ""
+	}
+	base := filepath.Base(transcript)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if id := uuidAtEnd().FindString(stem); id != "" {
+		return id
+	}
+	if ext := filepath.Ext(base); ext != ".jsonl" && ext != ".json" {
+		return ""
+	}
+	return stem
+}
+
+// LatestTranscript is the newest transcript (*.jsonl) the host keeps for
+// the project at root ("" when none is found).
+func LatestTranscript(e Env, root string) string {
+	dir := e.Host.TranscriptDir(e.Getenv, root)
+	if dir == "" {
+		return ""
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var best string
+	var bestT int64
+	for _, ent := range ents {
+		if filepath.Ext(ent.Name()) != ".jsonl" || !ent.Type().IsRegular() {
+			continue
+		}
+		if info, err := ent.Info(); err == nil && info.ModTime().UnixNano() > bestT {
+			best, bestT = filepath.Join(dir, ent.Name()), info.ModTime().UnixNano()
+		}
+	}
+	return best
+}

@@ -1,0 +1,251 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/proc"
+	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/redact"
+	"github.com/continuity-md/continuity/ledger"
+)
+
+// MaxPayload bounds how much of a hook's stdin is read; larger payloads
+// are refused.
+const MaxPayload = 4 << 20
+
+// ErrEmpty reports an empty payload.
+var ErrEmpty = errors.New("empty payload")
+
+// ReadPayload reads one hook payload from r, at most MaxPayload bytes.
+func ReadPayload(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("read payload: %w", err)
+	}
+	if len(data) > MaxPayload {
+		return nil, fmt.Errorf("payload larger than %d MiB", MaxPayload>>20)
+	}
+	for _, c := range data {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return data, nil
+		}
+	}
+	return nil, ErrEmpty
+}
+
+// Hook is the setting of one hook call.
+type Hook struct {
+	Env
+	Dir    string    // the process's working directory: the project when neither the event nor the host names one
+	Stderr io.Writer // one line per problem, "continuity hook: …"
+	Debug  bool      // say more on Stderr
+	// Client identifies the client process the hook runs for (nil:
+	// proc.Client), recorded so that a later session can tell it is gone,
+	// and says whether it was found by its name (trusted at once).
+	Client func() (proc.Identity, bool, error)
+}
+
+// Handle acts on one event and returns the answer for the host to encode.
+// It never fails, so the session goes on whatever happens: each problem is
+// one line on Stderr. A project that has not opted in gets nothing and is
+// never written to. Each run is recorded in the agent session's local
+// state (for doctor).
+func (k Hook) Handle(ev agent.Event) agent.Answer {
+	start := time.Now()
+	refiner, refines := k.Host.(agent.Refiner)
+	switch {
+	case ev.Kind == agent.Ignore:
+		k.debugf("event %q is not one continuity handles", ev.Name)
+		return agent.Answer{}
+	case ev.Kind == agent.TurnEnd && (ev.Transcript == "" || ev.SessionID == ""):
+		return agent.Answer{} // nothing to checkpoint
+	case ev.Kind == agent.BeforePrompt && !ev.Compacted && !refines:
+		return agent.Answer{} // the common case: nothing to do, nothing read
+	}
+	p := k.open(ev)
+	if p == nil {
+		return agent.Answer{}
+	}
+	if refines {
+		// Only now, in a repository that has opted in, may the host look
+		// at the files the payload names.
+		ev = refiner.Refine(ev)
+		if ev.Kind == agent.Ignore || ev.Kind == agent.BeforePrompt && !ev.Compacted {
+			return agent.Answer{}
+		}
+	}
+	var ans agent.Answer
+	var msg, stream string
+	var err error
+	switch ev.Kind {
+	case agent.Start:
+		ans, msg, stream, err = k.start(p, ev)
+	case agent.BeforePrompt:
+		ans, msg, stream, err = k.refresh(p, ev)
+	case agent.BeforeCompact:
+		msg, err = k.handoff(p, ev, "pre-compact", false)
+		k.finishRecoveries(p)
+	case agent.End:
+		msg, err = k.handoff(p, ev, "session-end", true)
+	case agent.AfterCompact:
+		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
+	case agent.TurnEnd:
+		var moved bool
+		msg, moved, err = Checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
+		k.finishRecoveries(p)
+		if !moved && err == nil {
+			return agent.Answer{} // a turn that did nothing writes nothing
+		}
+	}
+	run := project.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
+	if err != nil {
+		run.Message = err.Error()
+		k.warnf("%s: %v", ev.Name, err)
+	} else if msg != "" {
+		k.debugf("%s: %s", ev.Name, msg)
+	}
+	if ev.SessionID != "" {
+		client, named := k.client()
+		if serr := p.UpdateSession(ev.SessionID, k.Now, func(s *project.Session) {
+			s.Runs = append(s.Runs, run)
+			if stream != "" {
+				s.Ledger = stream
+			}
+			seen(s, ev, k.Host.Name(), client, named, func() string { return k.Host.TranscriptDir(k.Getenv, p.Root) }, k.Now)
+		}); serr != nil {
+			k.debugf("record run: %v", serr)
+		}
+	}
+	return ans
+}
+
+// open opens the event's project: its cwd, else the directory the host
+// names, else the process's. It returns nil when the hook must do nothing.
+func (k Hook) open(ev agent.Event) *project.Project {
+	dir := ev.Cwd
+	if dir != "" && !filepath.IsAbs(dir) {
+		// The host always sends an absolute cwd; a relative one would
+		// resolve against wherever this process happens to run.
+		k.warnf("%s: cwd %q is not an absolute path; nothing done", ev.Name, oneLineCut(dir, 200))
+		return nil
+	}
+	if dir == "" {
+		dir = k.Host.ProjectDir(k.Getenv)
+	}
+	if dir == "" {
+		dir = k.Dir
+	}
+	p, err := project.OpenWith(dir, k.Getenv)
+	if err != nil {
+		k.warnf("%s: %v; nothing done", ev.Name, err)
+		return nil
+	}
+	if p.Config.Disable {
+		return nil
+	}
+	if !p.OptedIn() {
+		k.debugf("%s has no %s and no %s; nothing done (start a ledger with `continuity new NAME`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
+		return nil
+	}
+	if s := p.Config.Summary(); s != "" {
+		k.warnf("config: %s", s)
+	}
+	return p
+}
+
+// start gives a starting session its context, exports the active ledger to
+// the agent's shell where the host can, and prunes local state now and then.
+func (k Hook) start(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
+	recovered := k.recover(p, ev)
+	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
+	if errors.Is(err, project.ErrNoLedger) {
+		a := agent.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
+		if len(recovered) > 0 {
+			a.Context += "\n" + p.Redact(inject.RecoveredText(recovered))
+			a.Message += "; " + p.Redact(inject.RecoveredMessage(recovered))
+		}
+		return a, "no ledger", "", nil
+	}
+	if err != nil {
+		return agent.Answer{}, "", "", err
+	}
+	inj, err := Context(p, k.Env, name, ev.Source, ev.SessionID)
+	if errors.Is(err, ledger.ErrNotFound) {
+		inj = Injection{Text: inject.NoLedger(), Input: inj.Input}
+	}
+	if inj.Text == "" {
+		return agent.Answer{}, "source " + ev.Source + ": nothing to inject (sources policy none)", "", nil
+	}
+	switch {
+	case len(recovered) == 0:
+	case errors.Is(err, ledger.ErrNotFound):
+		inj.Text += "\n" + p.Redact(inject.RecoveredText(recovered))
+		inj.Message = inject.NoLedgerMessage() + "; " + p.Redact(inject.RecoveredMessage(recovered))
+	default:
+		inj.Input.Recovered = recovered
+		inj = injection(p, inj.Input, err)
+	}
+	if inj.Problem != "" {
+		k.warnf("%s: %s", ev.Name, inj.Problem)
+	}
+	if project.CheckName(name) == nil {
+		if _, err := k.Host.ExportLedger(k.Getenv, name); err != nil {
+			k.warnf("%v", err)
+		}
+	}
+	PruneLazily(p, k.Now)
+	return agent.Answer{Context: inj.Text, Message: inj.Message}, k.injected(inj), name, nil
+}
+
+// refresh reminds the model of goal, now and next after a compaction the
+// host reported before a prompt.
+func (k Hook) refresh(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
+	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
+	if errors.Is(err, project.ErrNoLedger) {
+		return agent.Answer{}, "no ledger", "", nil
+	}
+	if err != nil {
+		return agent.Answer{}, "", "", err
+	}
+	inj, err := Refresh(p, k.Env, name)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return agent.Answer{}, "no ledger " + name, "", nil
+	}
+	if inj.Problem != "" {
+		k.warnf("%s: %s", ev.Name, inj.Problem)
+	}
+	return agent.Answer{Context: inj.Text}, k.injected(inj), name, nil
+}
+
+func (k Hook) injected(inj Injection) string {
+	return fmt.Sprintf("injected %d %s", inject.Size(inj.Text, inj.Input.Unit), unitName(inj.Input.Unit))
+}
+
+// handoff writes the handoff of an event that loses context.
+func (k Hook) handoff(p *project.Project, ev agent.Event, event string, skipIfSame bool) (string, error) {
+	name, err := streamFor(p, k.Getenv, ev.SessionID)
+	if err != nil {
+		return "", err
+	}
+	w, err := WriteHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
+		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
+	return w.Message, err
+}
+
+func (k Hook) warnf(format string, args ...any) {
+	// Redacted: a problem may quote a config value or a path.
+	line, _ := redact.Redact(fmt.Sprintf(format, args...))
+	fmt.Fprintf(k.Stderr, "continuity hook: %s\n", line)
+}
+
+func (k Hook) debugf(format string, args ...any) {
+	if k.Debug {
+		k.warnf(format, args...)
+	}
+}

@@ -1,0 +1,52 @@
+package testkit
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Update is the one -update flag of every test binary that uses the kit:
+// goldens change by the flag, never by hand.
+var Update = flag.Bool("update", false, "rewrite golden files from what the tests produce")
+
+// Check compares got with testdata/golden/name, or writes it there under -update.
+func Check(t testing.TB, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *Update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+// LongEnv is the switch that turns on the long tests: the end-to-end tests
+// with the real clients and the stress tests. script/test and CI set it; a
+// plain `go test ./...` leaves them out and stays quick.
+const LongEnv = "CONTINUITY_LONG"
+
+// Short reports whether the long tests are off: without LongEnv=1, or
+// under -short.
+func Short() bool { return testing.Short() || os.Getenv(LongEnv) != "1" }
+
+// Long skips t unless the long tests are on, saying how to turn them on.
+func Long(t testing.TB) {
+	t.Helper()
+	if Short() {
+		t.Skip("a long test: set " + LongEnv + "=1 (script/test does)")
+	}
+}
