@@ -56,6 +56,7 @@ var (
 // 1 failure, 2 usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wd, _ := os.Getwd()
+	defer project.ReleaseLocks()
 	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: clock(os.Getenv("CONTINUITY_NOW")), dir: wd}
 	if len(args) > 0 && args[0] == "hook" && runHookFast(a, args[1:]) {
 		return 0 // a hook always exits 0

@@ -137,9 +137,9 @@ func (p *Project) WriteOptions() safefile.Options {
 // lockDir is where locks and temporary files go: under local state, or,
 // when that cannot be written (an agent's sandbox, such as Codex's
 // workspace-write, mounts .git read-only while the work tree stays
-// writable), a directory in the user's temporary space named after it, so
-// that every process in the same plight shares it. Writers that do not
-// share a lock are still kept from losing each other's writes by
+// writable), a directory private to the user named after it, so that
+// every process of the user in the same plight shares it. Writers that do
+// not share a lock are still kept from losing each other's writes by
 // safefile's check before it replaces a file.
 func (p *Project) lockDir() string {
 	p.lockOnce.Do(func() {
@@ -149,7 +149,10 @@ func (p *Project) lockDir() string {
 			return
 		}
 		sum := sha256.Sum256([]byte(d))
-		p.locks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
+		p.locks = privateLockDir("locks-" + hex.EncodeToString(sum[:8]))
+		fallbackLocks.Lock()
+		fallbackLocks.dirs = append(fallbackLocks.dirs, p.locks)
+		fallbackLocks.Unlock()
 	})
 	return p.locks
 }
