@@ -33,20 +33,20 @@ func oversized(paths ...string) (bool, error) {
 // side unchanged from base gives the other side; otherwise the two whole
 // sides go between git's conflict markers, one conflict.
 func mergeWhole(o MergeOptions, base, ours, theirs string) (int, error) {
-	if same, err := sameFile(base, theirs); err != nil || same {
+	if same, err := sameContent(base, theirs); err != nil || same {
 		return 0, err
 	}
-	if same, err := sameFile(ours, theirs); err != nil || same {
+	if same, err := sameContent(ours, theirs); err != nil || same {
 		return 0, err
 	}
-	if same, err := sameFile(base, ours); err != nil || same {
+	if same, err := sameContent(base, ours); err != nil || same {
 		return 0, replaceWith(ours, theirs)
 	}
 	return 1, writeConflict(o, ours, theirs)
 }
 
-// sameFile compares two files in pieces.
-func sameFile(a, b string) (bool, error) {
+// sameContent compares two files in pieces.
+func sameContent(a, b string) (bool, error) {
 	fa, err := os.Open(a)
 	if err != nil {
 		return false, err
