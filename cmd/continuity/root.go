@@ -126,7 +126,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 	for _, c := range []*cobra.Command{
 		newNewCmd(a), newUseCmd(a), newEditCmd(a, "goal"), newEditCmd(a, "now"),
 		newEditCmd(a, "done"), newEditCmd(a, "next"), newEditCmd(a, "question"), newEditCmd(a, "constraint"),
-		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newLogCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
@@ -142,6 +142,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 	}
 	root.InitDefaultCompletionCmd()
 	StrictCompletion(root)
+	addCompletions(a, root)
 	return root
 }
 
@@ -149,7 +150,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 // (a usage error), so a script never takes text for JSON.
 var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
-	"constraint": true, "decide": true, "show": true, "list": true, "search": true, "lint": true,
+	"constraint": true, "decide": true, "show": true, "list": true, "log": true, "search": true, "lint": true,
 	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
 	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
 }
