@@ -41,3 +41,22 @@ func (h *heads) head(name string, buf []byte) ([]byte, bool) {
 }
 
 func (h *heads) close() {}
+
+// whole reads the regular file name, at most max bytes; ok is false for a
+// longer file.
+func (h *heads) whole(name string, buf *[]byte, max int64) ([]byte, bool) {
+	f, err := os.Open(filepath.Join(h.dir, name))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil || int64(len(b)) > max {
+		return nil, false
+	}
+	*buf = b
+	return b, true
+}

@@ -57,3 +57,35 @@ func (h *heads) head(name string, buf []byte) ([]byte, bool) {
 }
 
 func (h *heads) close() { h.dir.Close() }
+
+// whole reads the regular file name into *buf (grown as needed), at most
+// max bytes; ok is false for a longer file.
+func (h *heads) whole(name string, buf *[]byte, max int64) ([]byte, bool) {
+	fd, err := unix.Openat(int(h.dir.Fd()), name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			break
+		}
+		b = b[:len(b)+m]
+		if int64(len(b)) > max {
+			return nil, false
+		}
+	}
+	*buf = b
+	return b, true
+}
