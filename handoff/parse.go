@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/continuity-md/continuity/ledger"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // Parsed is a handoff read back from disk, for injection and listing.
@@ -208,7 +207,7 @@ var errUnclosed = errors.New("handoff front matter: no closing ---")
 // splitFrontMatter splits "---\n<yaml>\n---\n<body>" (internal/frontmatter).
 // Without an opening "---" line, the whole file is the body.
 func splitFrontMatter(src []byte) (fm, body []byte, err error) {
-	b, found, err := frontmatter.Split(src)
+	b, found, err := ledger.SplitFront(src)
 	if err != nil {
 		return nil, nil, errUnclosed
 	}

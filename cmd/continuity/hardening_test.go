@@ -21,6 +21,7 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 
 	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript
@@ -390,7 +391,7 @@ func TestHardening(t *testing.T) {
 	var slowName string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.heavy && testing.Short() {
+			if c.heavy && testkit.Short() {
 				t.Skip("a heavy case: skipped with -short")
 			}
 			e := newHEnv(t, bin, tpl)

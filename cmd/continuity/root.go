@@ -79,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var ue usageError
-	if errors.As(err, &ue) || IsCobraUsage(err) {
+	if errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
 		return 2
 	}
@@ -142,6 +142,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 	}
 	root.InitDefaultCompletionCmd()
 	StrictCompletion(root)
+	TypedUsage(root)
 	addCompletions(a, root)
 	return root
 }

@@ -1,10 +1,11 @@
-// Package host is the seam between continuity's core and the coding agents it
-// serves. A host package (internal/agent/claude, codex, gemini) knows one
-// agent: the payload its hooks receive and the answer they print, where its
-// transcripts live and how they read, how its hooks are registered, and its
-// limits. Nothing outside a host package knows an agent's names, paths or
-// environment variables; the core speaks only in the neutral Event and
-// Answer below.
+// Package agent is the contract between continuity's core and the coding
+// agents it serves, in this one file: the neutral Event and Answer, and Host,
+// what every agent package implements, with the optional capabilities
+// declared beside it. An agent package (internal/agent/claude, codex,
+// gemini, …) knows one agent: the payload its hooks receive and the answer
+// they print, where its transcripts live and how their records read, how its
+// hooks are registered, and its limits. Nothing outside an agent package
+// knows an agent's names, paths or environment variables.
 package agent
 
 import (
@@ -40,7 +41,6 @@ type Event struct {
 	Summary    string // AfterCompact: the compaction summary, raw
 	Prompt     string // BeforePrompt
 	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
-	Payload    []byte // the payload as received, for a Refiner
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
 }
 
@@ -92,39 +92,44 @@ type Status struct {
 	Notes []string
 }
 
-// A Refiner is a host whose reading of some events needs a look at files
-// a payload names (the transcript's tail, settings): Decode reads nothing
-// but the payload, and Refine completes the event. The core calls Refine
-// only once the project is known to have opted in, so a hook in a
-// repository that has not reads nothing a payload names. Refine may turn
-// an event into Ignore.
-type Refiner interface {
-	Refine(ev Event) Event
+// Host is one coding agent: what every host can do, as four small
+// interfaces. The optional capabilities below it are what only some hosts
+// do; the core asks for one with a type assertion to its named interface.
+type Host interface {
+	Identity
+	Hooks
+	Transcripts
+	Registrar
 }
 
-// Host is one coding agent.
-type Host interface {
+// Identity names a host and its measured limits.
+type Identity interface {
 	// Name is the host's name on the command line: claude, codex, gemini.
 	Name() string
 	// Title is the host's name for people: "Claude Code".
 	Title() string
 	// Limits are the host's measured limits.
 	Limits() Limits
+}
 
+// Hooks translates one hook call: the payload in, the answer out.
+type Hooks interface {
 	// Decode turns a hook payload into an event. It fails only when the
 	// payload is not one the host could have sent (not a JSON object).
 	Decode(payload []byte) (Event, error)
 	// Encode is what the hook prints on stdout for ev and the core's
 	// answer; nil prints nothing.
 	Encode(ev Event, a Answer) ([]byte, error)
-
 	// ProjectDir is the project directory the host names in the hook's
 	// environment ("" when none); used when the payload has no cwd.
 	ProjectDir(getenv func(string) string) string
 	// ExportLedger tells the agent's later shell commands which ledger is
 	// active, where the host offers a way (false when it offers none).
 	ExportLedger(getenv func(string) string, name string) (bool, error)
+}
 
+// Transcripts is where a host's transcripts live and how they read.
+type Transcripts interface {
 	// NewDecoder returns a decoder of this host's transcript records;
 	// root makes file paths relative, red redacts every text kept.
 	NewDecoder(root string, red func(string) string) transcript.Decoder
@@ -132,7 +137,10 @@ type Host interface {
 	// project root ("" when unknown); a transcript read by a hook must lie
 	// inside it.
 	TranscriptDir(getenv func(string) string, root string) string
+}
 
+// Registrar registers continuity's hooks in the host's settings.
+type Registrar interface {
 	// SettingsPath is the file init edits for scope.
 	SettingsPath(getenv func(string) string, root string, scope Scope) (string, error)
 	// Register adds continuity's hooks, running command, to settings (the
@@ -143,4 +151,64 @@ type Host interface {
 	Unregister(settings []byte) (out []byte, changed bool, err error)
 	// Registered reports what settings hold of continuity's registration.
 	Registered(settings []byte) (Status, error)
+}
+
+// The optional capabilities.
+
+// A Refiner is a host whose reading of some events needs a look at files
+// the event names (the transcript's tail, settings): Decode reads nothing
+// but the payload, and Refine completes the event from it. The core calls
+// Refine only once the project is known to have opted in, so a hook in a
+// repository that has not reads nothing a payload names. Refine may turn
+// an event into Ignore.
+type Refiner interface {
+	Refine(ev Event) Event
+}
+
+// A TranscriptRooter keeps a project's transcripts in more than one
+// directory (Claude Code keeps one per directory a session started in).
+type TranscriptRooter interface {
+	TranscriptRoots(getenv func(string) string, root string) []string
+}
+
+// A SessionFiler keeps a session's records in more than one file (Claude
+// Code's subagents): the files to read after the transcript at path.
+type SessionFiler interface {
+	TranscriptFiles(path string) []string
+}
+
+// A ClientNamer names the client's executables, so that recovery can tell
+// the client process from a shell between it and the hook.
+type ClientNamer interface {
+	ClientNames() []string
+}
+
+// A SettingsFiler reads more settings files than its project and user
+// ones (a local, uncommitted one), most specific first.
+type SettingsFiler interface {
+	SettingsFiles(getenv func(string) string, root string) ([]string, error)
+}
+
+// An EventLister says in which order it registers its events.
+type EventLister interface {
+	HookEvents() []string
+}
+
+// A TrustNoter keeps its trust in a project outside its hook settings
+// (Gemini CLI's trusted folders): what the person must do, if anything,
+// for the project's hooks to run.
+type TrustNoter interface {
+	TrustNotes(getenv func(string) string, root string) []string
+}
+
+// Sample is a host's way of playing the recorded session: how a person
+// starts it, the hook calls around a compaction, and what the start hook's
+// answer injects (claude.Sample): the demo plays it.
+type Sample interface {
+	Start() string                                           // what a person types to start a session
+	Typed() string                                           // the prompt before a command typed inside it
+	Private(key string) bool                                 // a variable the demo's hook calls must not see
+	Home(dir string) []string                                // the environment that keeps the client's files under dir
+	Compaction(id, transcript, cwd, summary string) [][]byte // the payloads around a compaction
+	Context(out []byte) (string, error)                      // the context a start hook's output injects
 }

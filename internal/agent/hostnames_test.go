@@ -38,7 +38,7 @@ var skipped = map[string]string{
 	"internal/agent/codex":  "Codex's own package",
 	"internal/agent/gemini": "Gemini CLI's own package",
 	"internal/e2e":          "runs the real clients end to end: it must speak to each in its words",
-	"internal/bench":        "a developer's benchmark (owned by issue 15) that plays Claude Code's payloads; not in the binary",
+	"script/bench":          "a developer's benchmark (owned by issue 15) that plays Claude Code's payloads; not in the binary",
 }
 
 // TestNoHostNameOutsideItsPackage: no Go file outside a host package names a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -13,13 +14,6 @@ import (
 // that does not lie inside the host's own session directory once symlinks
 // are resolved.
 var ErrTranscriptOutside = errors.New("lies outside the agent's own session directory")
-
-// transcriptRooter is a host that keeps a project's transcripts in more
-// than one directory (Claude Code keeps one per directory a session started
-// in); TranscriptRoots lists them all.
-type transcriptRooter interface {
-	TranscriptRoots(getenv func(string) string, root string) []string
-}
 
 // transcriptFiles checks the transcript at path before anything reads it
 // and returns the files to read: the transcript, then the host's other
@@ -40,7 +34,7 @@ func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]stri
 		roots = append(roots, e.Roots...)
 	}
 	err := checkTranscript(path, roots)
-	if m, ok := e.Host.(transcriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
+	if m, ok := e.Host.(agent.TranscriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
 		// The project's other directories are listed only when needed.
 		for _, d := range m.TranscriptRoots(e.Getenv, p.Root) {
 			if d != "" {
@@ -64,7 +58,7 @@ func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]stri
 		return nil, fmt.Errorf("%s: %s", shownPath(p, path), causeOf(err))
 	}
 	files := []string{path}
-	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
+	if m, ok := e.Host.(agent.SessionFiler); ok {
 		files = m.TranscriptFiles(path)
 	}
 	if named {
@@ -129,18 +123,19 @@ func causeOf(err error) string {
 	}
 }
 
-// refused reports whether readFacts's warnings say the transcript was
-// refused (outside the host's directory, not a regular file, a kernel
-// file): then the session's activity is unknown, not none, so a session
-// end hands off from git and the ledger and says why, instead of taking
-// the session for idle.
-func refused(warn []string) bool {
-	for _, w := range warn {
-		for _, e := range []error{ErrTranscriptOutside, safefile.ErrPseudoFile, safefile.ErrNotRegular} {
-			if strings.Contains(w, e.Error()) {
-				return true
-			}
-		}
-	}
-	return false
+// readWarnings are what readFacts says went wrong short of failing: a line
+// each, and whether the transcript was refused.
+type readWarnings struct {
+	lines []string
+	// refused: the transcript lay outside the host's directory, was not a
+	// regular file, or was a kernel file. The session's activity is then
+	// unknown, not none, so a session end hands off from git and the
+	// ledger and says why, instead of taking the session for idle.
+	refused bool
+}
+
+// isRefusal reports an error that refuses a transcript for where it lies
+// or what kind of file it is.
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrTranscriptOutside) || errors.Is(err, safefile.ErrPseudoFile) || errors.Is(err, safefile.ErrNotRegular)
 }

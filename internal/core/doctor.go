@@ -1,8 +1,9 @@
-// Package doctor is what `continuity doctor` checks: for each host, its
-// settings files, each hook registered and in the current form, and the
-// binary the hooks run; for the repository, its directories, the merge
-// driver, the ledgers and how the last hook runs ended.
 package core
+
+// What `continuity doctor` checks: for each agent, its settings files, each
+// hook registered and in the current form, and the binary the hooks run; for
+// the repository, its directories, the merge driver, the ledgers and how the
+// last hook runs ended.
 
 import (
 	"errors"
@@ -17,10 +18,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
 )
 
 // DoctorOptions say what doctor checks.
@@ -119,22 +120,6 @@ type DoctorReport struct {
 	Checks []Check      `json:"checks"`
 }
 
-// settingsFiler is a host that reads more settings files than its project
-// and user ones (a local, uncommitted one), most specific first.
-type settingsFiler interface {
-	SettingsFiles(getenv func(string) string, root string) ([]string, error)
-}
-
-// eventLister is a host that says in which order it registers its events.
-type eventLister interface{ HookEvents() []string }
-
-// trustNoter is a host whose trust in a project lives outside its hooks
-// settings (Gemini CLI's trusted folders): what the person must do, if
-// anything, for the project's hooks to run.
-type trustNoter interface {
-	TrustNotes(getenv func(string) string, root string) []string
-}
-
 // doctorHost checks one host's registration: its settings files (merged by
 // event, the most specific first), each event, the form of the commands,
 // the host's notes, and the binary the commands run.
@@ -147,7 +132,7 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		checks = append(checks, c)
 	}
 	var files []string
-	if sf, ok := h.(settingsFiler); ok {
+	if sf, ok := h.(agent.SettingsFiler); ok {
 		files, _ = sf.SettingsFiles(o.Getenv, p.Root)
 	} else {
 		for _, sc := range []agent.Scope{agent.Project, agent.User} {
@@ -216,7 +201,7 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	for _, c := range stale {
 		add(c)
 	}
-	if tn, ok := h.(trustNoter); ok && len(r.Settings) > 0 {
+	if tn, ok := h.(agent.TrustNoter); ok && len(r.Settings) > 0 {
 		r.Notes = append(r.Notes, tn.TrustNotes(o.Getenv, p.Root)...)
 	}
 	for _, n := range r.Notes {
@@ -250,7 +235,7 @@ func staleCheck(o DoctorOptions, h agent.Host, path string, stale []string) Chec
 // (eventLister), else by name, so the report reads the same each run.
 func sortEvents(h agent.Host, evs []string) {
 	rank := map[string]int{}
-	if l, ok := h.(eventLister); ok {
+	if l, ok := h.(agent.EventLister); ok {
 		for i, ev := range l.HookEvents() {
 			rank[ev] = i + 1
 		}
@@ -303,7 +288,7 @@ func checkRepo(o DoctorOptions) []Check {
 	for _, li := range infos {
 		src, err := safefile.Read(li.Path, p.WriteOptions())
 		if err == nil {
-			_, err = ledger.Parse(p.Rel(li.Path), src)
+			_, err = compat.ParseLedger(p.Rel(li.Path), src)
 		}
 		if err != nil {
 			add("ledger", false, firstLine(err), "fix the ledger in your editor (continuity lint shows every problem)")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -62,13 +63,14 @@ const gitBudget = 400 * time.Millisecond
 // (an unread transcript, a ledger left as it was) returns both its path
 // and an error naming them.
 func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
-	facts, warn, err := readFacts(p, e, r)
+	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
 	if err != nil {
 		return Written{}, err
 	}
+	warn := fw.lines
 	read := readLine(facts)
 	activity := activityHash(facts)
-	if r.SkipIfSame && idle(facts) && !refused(warn) {
+	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
 	var prev project.Session
@@ -138,15 +140,15 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 // inside the host's budget; a transcript that cannot be read is then a
 // warning, not a failure. A transcript a person named is read whole, and
 // one that cannot be read or is not a transcript is an error.
-func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, error) {
+func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnings, error) {
 	if r.Transcript == "" {
-		return &handoff.Facts{}, nil, nil
+		return &handoff.Facts{}, readWarnings{}, nil
 	}
-	fail := func(err error) (*handoff.Facts, []string, error) {
+	fail := func(err error) (*handoff.Facts, readWarnings, error) {
 		if r.Named {
-			return nil, nil, fmt.Errorf("transcript %s: %w", r.Transcript, err)
+			return nil, readWarnings{}, fmt.Errorf("transcript %s: %w", r.Transcript, err)
 		}
-		return &handoff.Facts{}, []string{fmt.Sprintf("transcript not read (%v)", err)}, nil
+		return &handoff.Facts{}, readWarnings{lines: []string{fmt.Sprintf("transcript not read (%v)", err)}, refused: isRefusal(err)}, nil
 	}
 	// Never a device, a FIFO or a /proc file, whatever a payload says (one
 	// could hold the hook forever), and for a hook only the host's own.
@@ -176,14 +178,14 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	if r.Named && facts.Bytes == 0 {
 		return fail(fmt.Errorf("%w (an empty file)", transcript.ErrNotTranscript))
 	}
-	var warn []string
+	var warn readWarnings
 	if !r.Named && r.AgentSession != "" && next != nil {
 		if err := transcript.SaveCheckpoint(stateDir, r.AgentSession, next); err != nil {
-			warn = append(warn, "transcript checkpoint not kept: "+firstLine(err))
+			warn.lines = append(warn.lines, "transcript checkpoint not kept: "+firstLine(err))
 		}
 	}
 	if facts.Partial {
-		warn = append(warn, "the transcript was read only in part before the deadline; the next hook goes on from there")
+		warn.lines = append(warn.lines, "the transcript was read only in part before the deadline; the next hook goes on from there")
 	}
 	return facts, warn, nil
 }
@@ -482,7 +484,7 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 		}
 		out, err := ledger.Apply(old, now, edits...)
 		if err != nil {
-			if _, perr := ledger.Parse(p.Rel(path), old); perr != nil {
+			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
 				return nil, perr
 			}
 		}

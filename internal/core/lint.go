@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -49,7 +50,7 @@ func Lint(p *project.Project, dir string, files []string) (LintReport, error) {
 			continue
 		}
 		if err == nil {
-			_, err = ledger.Parse(name, src)
+			_, err = compat.ParseLedger(name, src)
 		}
 		var probs ledger.Problems
 		switch {

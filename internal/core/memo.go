@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/ledger"
@@ -28,7 +29,7 @@ func startLedger(p *project.Project, name string) (*ledgerFields, []byte, error)
 	}
 	var raw []byte
 	l, err := project.Parsed(p, "ledger-"+name, path, func(src []byte) (*ledgerFields, error) {
-		l, err := ledger.Parse(p.Rel(path), src)
+		l, err := compat.ParseLedger(p.Rel(path), src)
 		if err != nil {
 			raw = src
 			return nil, err

@@ -1,8 +1,9 @@
-// Package mergedriver is continuity's git merge driver for ledgers (git runs
-// "continuity merge-ledger %O %A %B %P"): it merges the three versions field
-// by field with ledger.Merge and writes the result to OURS, falling back to
-// git's own line merge for a side that is not a valid ledger.
 package core
+
+// The git merge driver for ledgers (git runs "continuity merge-ledger %O %A
+// %B %P"): the three versions merged field by field with ledger.Merge, the
+// result written to OURS, git's own line merge for a side that is not a
+// valid front matter ledger.
 
 import (
 	"context"

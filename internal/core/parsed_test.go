@@ -148,7 +148,7 @@ func TestMemoCodecsKeepEveryField(t *testing.T) {
 	if !d.OK() {
 		t.Fatal("ledger: not read back whole")
 	}
-	l.Body, l.Src = nil, nil // not remembered: Notes stands for them
+	l.Body, l.Src, l.Present, l.Extra = nil, nil, nil, "" // not remembered: Notes stands for them
 	roundTrip("ledger", in, out)
 
 	h := &handoff.Parsed{}

@@ -29,7 +29,7 @@ func (k Hook) client() (*proc.Identity, bool) {
 			return nil, false
 		}
 		var names []string
-		if h, ok := k.Host.(interface{ ClientNames() []string }); ok {
+		if h, ok := k.Host.(agent.ClientNamer); ok {
 			names = h.ClientNames()
 		}
 		find = func() (proc.Identity, bool, error) {
@@ -360,7 +360,7 @@ func readToEnd(cp *transcript.Checkpoint, files []string) bool {
 // checkpoint (all of it without one).
 func unreadBytes(p *project.Project, e Env, id, path string) int64 {
 	files := []string{path}
-	if m, ok := e.Host.(interface{ TranscriptFiles(string) []string }); ok {
+	if m, ok := e.Host.(agent.SessionFiler); ok {
 		files = m.TranscriptFiles(path)
 	}
 	read := map[string]int64{}

@@ -15,18 +15,6 @@ import (
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
-// Sample is a host's way of playing the recorded session: how a person
-// starts it, the hook calls around a compaction, and what the start hook's
-// answer injects (claude.Sample).
-type Sample interface {
-	Start() string                                           // what a person types to start a session
-	Typed() string                                           // the prompt before a command typed inside it
-	Private(key string) bool                                 // a variable the demo's hook calls must not see
-	Home(dir string) []string                                // the environment that keeps the client's files under dir
-	Compaction(id, transcript, cwd, summary string) [][]byte // the payloads around a compaction
-	Context(out []byte) (string, error)                      // the context a start hook's output injects
-}
-
 // CLI runs one continuity command line in dir, with the environment getenv
 // and stdin, and returns what it printed.
 type CLI func(dir string, getenv func(string) string, stdin []byte, args ...string) (stdout, stderr []byte, err error)
@@ -34,7 +22,7 @@ type CLI func(dir string, getenv func(string) string, stdin []byte, args ...stri
 // DemoOptions say how the demo runs.
 type DemoOptions struct {
 	Host   agent.Host
-	Sample Sample
+	Sample agent.Sample
 	Getenv func(string) string // the person's environment
 	Run    CLI
 	Keep   bool // keep the temporary repository

@@ -1,8 +1,9 @@
-// Package scan finds secrets in ledgers and handoffs: the files named, every
-// one in the project's directories, or those staged for the next commit as
-// git will commit them (the pre-commit hook runs this). It reports where and
-// of what kind, never the secret itself.
 package core
+
+// Finding secrets in ledgers and handoffs: the files named, every one in the
+// project's directories, or those staged for the next commit as git will
+// commit them (the pre-commit hook runs this). It reports where and of what
+// kind, never the secret itself.
 
 import (
 	"context"

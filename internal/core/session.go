@@ -1,11 +1,6 @@
-// Package session is continuity's core: the use cases over a project,
-// whatever the agent. The context a session is given for a source, a
-// handoff written for an event, a compaction summary added to it, a work
-// stream resumed, local state pruned. It speaks the neutral host.Event and
-// host.Answer and asks a host.Host only for what differs between agents (its
-// limits, its transcript decoder, how it exports the active ledger); it
-// never knows an agent's names, payloads, paths or variables.
 package core
+
+// Loading a stream's ledger and handoff for a session, whatever the agent.
 
 import (
 	"errors"
@@ -15,6 +10,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
@@ -50,7 +46,7 @@ func LoadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read ledger %s: %w", p.Rel(path), err)
 	}
-	l, err := ledger.Parse(p.Rel(path), src)
+	l, err := compat.ParseLedger(p.Rel(path), src)
 	if err != nil {
 		return nil, src, err
 	}

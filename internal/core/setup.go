@@ -1,9 +1,10 @@
-// Package setup is what `continuity init` and `continuity uninstall` do: register
-// continuity's hooks with each host in its settings file, create the
-// directories, and add or remove the repository's own installers (the ledger
-// merge driver, the pre-commit scan). The byte-level edits are internal/install's;
-// this package decides which files to edit and writes them through safefile.
 package core
+
+// What `continuity init` and `continuity uninstall` do: register continuity's
+// hooks with each agent in its settings file, create the directories, and add
+// or remove the repository's own installers (the ledger merge driver, the
+// pre-commit scan). The byte-level edits are internal/install's; this decides
+// which files to edit and writes them through safefile.
 
 import (
 	"errors"

@@ -1,8 +1,7 @@
-// Package streams is what the commands that look across a project's work
-// streams do: list them with their ledgers and handoffs, search them, thin a
-// stream's committed handoffs with git rm, and lint ledgers. Each is a plain
-// function over a project; the commands print what it returns.
 package core
+
+// Looking across a project's work streams: list them with their ledgers and
+// handoffs, thin a stream's committed handoffs with git rm, lint ledgers.
 
 import (
 	"os"

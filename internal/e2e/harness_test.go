@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/e2e/mockapi"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // claudeVersion is the Claude Code release the tests pin (see /work/shared/claude-code-facts.md).
@@ -37,6 +38,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if testkit.Short() && os.Getenv("CONTINUITY_REQUIRE_E2E") != "1" {
+		fmt.Println("end-to-end tests skipped: they run with " + testkit.LongEnv + "=1 (script/test sets it)")
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "continuity-e2e-bin-")
 	if err != nil {
 		panic(err)

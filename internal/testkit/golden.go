@@ -33,3 +33,20 @@ func Check(t testing.TB, name string, got []byte) {
 		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
 	}
 }
+
+// LongEnv is the switch that turns on the long tests: the end-to-end tests
+// with the real clients and the stress tests. script/test and CI set it; a
+// plain `go test ./...` leaves them out and stays quick.
+const LongEnv = "CONTINUITY_LONG"
+
+// Short reports whether the long tests are off: without LongEnv=1, or
+// under -short.
+func Short() bool { return testing.Short() || os.Getenv(LongEnv) != "1" }
+
+// Long skips t unless the long tests are on, saying how to turn them on.
+func Long(t testing.TB) {
+	t.Helper()
+	if Short() {
+		t.Skip("a long test: set " + LongEnv + "=1 (script/test does)")
+	}
+}

@@ -106,7 +106,7 @@ func (h Host) Decode(b []byte) (agent.Event, error) {
 	if err != nil {
 		return agent.Event{}, err
 	}
-	ev := agent.Event{Kind: agent.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd, Payload: b}
+	ev := agent.Event{Kind: agent.Ignore, Name: p.Event, SessionID: p.SessionID, Transcript: p.Transcript, Cwd: p.Cwd}
 	switch p.Event {
 	case evSessionStart:
 		ev.Kind, ev.Source = agent.Start, p.Source
@@ -120,7 +120,11 @@ func (h Host) Decode(b []byte) (agent.Event, error) {
 		// coming keeps it a BeforeCompact.
 		ev.Kind, ev.Trigger = agent.BeforeCompact, p.Trigger
 	case evBeforeAgent:
-		ev.Kind = agent.BeforePrompt
+		// A prompt that carries continuity's context itself (SessionStart's,
+		// in headless mode) needs no refresh: nothing to do.
+		if !strings.Contains(p.Prompt, string(patOurs)) {
+			ev.Kind = agent.BeforePrompt
+		}
 		ev.Prompt = stripHookContext(p.Prompt)
 	case evAfterAgent:
 		ev.Kind, ev.LastReply = agent.TurnEnd, p.Response
@@ -133,16 +137,13 @@ func (h Host) Decode(b []byte) (agent.Event, error) {
 // a compression is really coming (or asked for), and a BeforeAgent is
 // Compacted when the model lost continuity's context.
 func (h Host) Refine(ev agent.Event) agent.Event {
-	p, err := parsePayload(ev.Payload)
-	if err != nil {
-		return ev
-	}
-	switch ev.Name {
-	case evPreCompress:
+	p := payload{Transcript: ev.Transcript, Cwd: ev.Cwd, Trigger: ev.Trigger}
+	switch {
+	case ev.Kind == agent.BeforeCompact:
 		if p.Trigger != "manual" && !h.compressionComing(p) {
 			ev.Kind = agent.Ignore
 		}
-	case evBeforeAgent:
+	case ev.Kind == agent.BeforePrompt:
 		ev.Compacted = h.refreshNeeded(p)
 	}
 	return ev

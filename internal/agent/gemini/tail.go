@@ -334,12 +334,9 @@ var (
 // <state_snapshot> or a resume dropped the prompt that carried it; and
 // when a compression is coming before this prompt reaches the model (the
 // refresh then rides on the prompt, which compression always keeps).
-// A prompt that carries continuity's context itself (SessionStart's, in
-// headless mode) needs nothing more.
+// (Decode leaves a prompt that carries continuity's context itself as
+// nothing to do.)
 func (h Host) refreshNeeded(p payload) bool {
-	if bytes.Contains([]byte(p.Prompt), patOurs) {
-		return false
-	}
 	f, size, err := h.openChat(p.Transcript)
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package frontmatter
+package ledger
 
 import (
 	"errors"
@@ -24,13 +24,13 @@ func TestSplit(t *testing.T) {
 		{name: "empty", src: "---\n---\n", found: true, yaml: "", body: ""},
 		{name: "no front matter", src: "# Title\n---\n"},
 		{name: "nothing", src: ""},
-		{name: "not closed", src: "\n---\na: 1\n", err: ErrNotClosed, open: 1},
-		{name: "opening line alone", src: "---", err: ErrNotClosed},
+		{name: "not closed", src: "\n---\na: 1\n", err: ErrFrontNotClosed, open: 1},
+		{name: "opening line alone", src: "---", err: ErrFrontNotClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
-			b, found, err := Split(src)
+			b, found, err := SplitFront(src)
 			if found != tt.found || !errors.Is(err, tt.err) || (tt.err == nil && err != nil) {
 				t.Fatalf("Split = %+v, %v, %v; want found %v, err %v", b, found, err, tt.found, tt.err)
 			}

@@ -1,4 +1,4 @@
-package ledger
+package compat
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/ledger"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -31,7 +32,7 @@ func TestSampleCounts(t *testing.T) {
 		}
 		ledgers++
 		path := "thoughts/ledgers/CONTINUITY_CLAUDE-" + strings.TrimSuffix(filepath.Base(f), ".md") + ".md"
-		l, err := Parse(path, src)
+		l, err := ParseLedger(path, src)
 		if err != nil || isEmptyModel(l) {
 			t.Logf("%s: not understood: %v", filepath.Base(f), err)
 			continue
@@ -43,7 +44,7 @@ func TestSampleCounts(t *testing.T) {
 			continue
 		}
 		imported++
-		got, err := Parse(path, out)
+		got, err := ParseLedger(path, out)
 		if err != nil {
 			t.Fatalf("%s: imported does not parse: %v", f, err)
 		}
@@ -69,12 +70,12 @@ func TestSampleCounts(t *testing.T) {
 		ledgers, understood, imported, items, reached, 100*float64(reached)/float64(max(items, 1)), dups)
 }
 
-func isEmptyModel(l *Ledger) bool {
+func isEmptyModel(l *ledger.Ledger) bool {
 	return l.Goal == "" && l.Now == "" && len(l.Next) == 0 && len(l.Done) == 0 && len(l.Decisions) == 0 &&
 		len(l.Constraints) == 0 && len(l.Files) == 0 && len(l.Questions) == 0
 }
 
-func modelText(l *Ledger) string {
+func modelText(l *ledger.Ledger) string {
 	parts := []string{l.Goal, l.Now}
 	parts = append(parts, l.Constraints...)
 	parts = append(parts, l.Done...)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/continuity-md/continuity/internal/agent/claude"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/compat"
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/ledger"
@@ -68,7 +70,7 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 			return err
 		}
 		if name == activeStream {
-			if active, err = ledger.Parse(path, src); err != nil {
+			if active, err = compat.ParseLedger(path, src); err != nil {
 				return err
 			}
 		}

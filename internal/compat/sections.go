@@ -1,4 +1,4 @@
-package ledger
+package compat
 
 // Section-style ledgers: Continuous-Claude's CONTINUITY_CLAUDE-<name>.md
 // (## Goal, ## State with Done/Now/Next, ## Key Decisions, ...), its v3
@@ -12,11 +12,13 @@ package ledger
 // exactly what was understood out of the body and leaves the rest verbatim.
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
 
+	"github.com/continuity-md/continuity/ledger"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -259,7 +261,7 @@ type section struct {
 
 // sectionParse is the result of reading a section-style ledger.
 type sectionParse struct {
-	l        Ledger
+	l        ledger.Ledger
 	src      []byte
 	sections []section
 	drop     [][2]int         // byte ranges Import leaves out: what was understood
@@ -269,7 +271,7 @@ type sectionParse struct {
 
 // parseSections reads src as a section-style ledger; ok is false when it has
 // none of the known sections.
-func parseSections(path string, src []byte) (*Ledger, bool) {
+func parseSections(path string, src []byte) (*ledger.Ledger, bool) {
 	p := readSections(path, src)
 	if p == nil {
 		return nil, false
@@ -286,7 +288,7 @@ func readSections(path string, src []byte) *sectionParse {
 // fields unread (kept in the body).
 func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *sectionParse {
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
-	p := &sectionParse{l: Ledger{Path: path, Format: Sections, Src: src, Body: src}, src: src, skip: skip}
+	p := &sectionParse{l: ledger.Ledger{Path: path, Format: ledger.Sections, Src: src, Body: src}, src: src, skip: skip}
 	var title string
 	cur := -1
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -323,7 +325,7 @@ func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *section
 		return nil
 	}
 	if p.l.Session == "" {
-		p.l.Session = sessionFromPath(path)
+		p.l.Session = ledger.SessionFromPath(path)
 	}
 	if p.l.Session == "CONTINUITY" { // a root CONTINUITY.md (Codex): no name of its own
 		p.l.Session = ""
@@ -940,10 +942,10 @@ func (p *sectionParse) decisionTable(b *ast.Paragraph) bool {
 		}
 		return ""
 	}
-	var decs []Decision
+	var decs []ledger.Decision
 	for _, r := range rows[2:] {
 		if d := cell(r, "decision"); d != "" {
-			decs = append(decs, Decision{Decision: d, Why: cell(r, "why"), Date: cell(r, "date")})
+			decs = append(decs, ledger.Decision{Decision: d, Why: cell(r, "why"), Date: cell(r, "date")})
 		}
 	}
 	p.l.Decisions = append(p.l.Decisions, decs...)
@@ -951,8 +953,8 @@ func (p *sectionParse) decisionTable(b *ast.Paragraph) bool {
 }
 
 // decisionOfText splits one line into a decision, its why and its date.
-func decisionOfText(t string) Decision {
-	var dec Decision
+func decisionOfText(t string) ledger.Decision {
+	var dec ledger.Decision
 	if m := dateEndRE().FindStringSubmatchIndex(t); m != nil && m[0] > 0 {
 		dec.Date = t[m[2]:m[3]]
 		t = strings.TrimSpace(t[:m[0]])
@@ -990,7 +992,7 @@ func decisionOfText(t string) Decision {
 
 // decisionHeading reads "### Decision 2: Title" and its labelled lines.
 func (p *sectionParse) decisionHeading(s *section) bool {
-	dec := Decision{Decision: decisionNumRE().ReplaceAllString(plainTitle(s.title), "")}
+	dec := ledger.Decision{Decision: decisionNumRE().ReplaceAllString(plainTitle(s.title), "")}
 	context := ""
 	for _, n := range s.blocks {
 		switch b := n.(type) {
@@ -1411,4 +1413,16 @@ func blockRange(src []byte, n ast.Node) (int, int) {
 		end--
 	}
 	return lineStartAt(src, first.Start), lineEndAt(src, end)
+}
+
+// lineStartAt is the offset of the start of the line holding off.
+func lineStartAt(src []byte, off int) int { return bytes.LastIndexByte(src[:off], '\n') + 1 }
+
+// lineEndAt is the offset just past the line ending of the line holding
+// off (len(src) when the line has none).
+func lineEndAt(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
 }

@@ -1,4 +1,4 @@
-package frontmatter
+package ledger
 
 import (
 	"bytes"
@@ -11,13 +11,13 @@ import (
 // adrgSplit is how Split found the delimiters before it scanned them
 // itself: adrg/frontmatter, once for each closing form, the earliest
 // closing winning.
-func adrgSplit(src []byte) (Block, bool) {
+func adrgSplit(src []byte) (FrontBlock, bool) {
 	off := 0
-	if bytes.HasPrefix(src, []byte(bom)) {
-		off = len(bom)
+	if bytes.HasPrefix(src, []byte(frontBOM)) {
+		off = len(frontBOM)
 	}
 	text := src[off:]
-	var b Block
+	var b FrontBlock
 	found := false
 	for _, end := range []string{"---", "..."} {
 		var data []byte
@@ -33,7 +33,7 @@ func adrgSplit(src []byte) (Block, bool) {
 		body := len(src) - len(rest)
 		closing := bytes.LastIndexByte(src[:body-1], '\n') + 1
 		start := closing - len(data)
-		c := Block{Open: bytes.LastIndexByte(src[:start-1], '\n') + 1, Start: start, End: closing, Body: body, Dots: end == "..."}
+		c := FrontBlock{Open: bytes.LastIndexByte(src[:start-1], '\n') + 1, Start: start, End: closing, Body: body, Dots: end == "..."}
 		if !found || c.Body < b.Body {
 			b, found = c, true
 		}
@@ -60,7 +60,7 @@ func TestSplitAsAdrg(t *testing.T) {
 func checkAsAdrg(t *testing.T, src []byte) {
 	t.Helper()
 	want, wantFound := adrgSplit(src)
-	got, found, _ := Split(src)
+	got, found, _ := SplitFront(src)
 	if found != wantFound || found && got != want {
 		t.Errorf("Split(%q) = %+v, %v; adrg/frontmatter found %+v, %v", src, got, found, want, wantFound)
 	}

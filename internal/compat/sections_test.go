@@ -1,4 +1,4 @@
-package ledger
+package compat
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/testkit"
+	"github.com/continuity-md/continuity/ledger"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -27,14 +28,14 @@ func TestSectionGoldens(t *testing.T) {
 			}
 			in := a.Files[0]
 			path := "thoughts/ledgers/" + in.Name
-			l, err := Parse(path, in.Data)
+			l, err := ParseLedger(path, in.Data)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// A v3 ledger has front matter (session, updated) and its fields
 			// in the body: read from there, edited through the front matter.
-			front := hasFrontMatterStart(in.Data)
-			if want := map[bool]Format{true: FrontMatter, false: Sections}[front]; l.Format != want {
+			front := ledger.HasFrontMatter(in.Data)
+			if want := map[bool]ledger.Format{true: ledger.FrontMatter, false: ledger.Sections}[front]; l.Format != want {
 				t.Errorf("format %v; want %v", l.Format, want)
 			}
 			if !front && string(l.Body) != string(in.Data) {
@@ -46,9 +47,9 @@ func TestSectionGoldens(t *testing.T) {
 			}
 			model = append(model, '\n')
 
-			_, err = SetScalar(in.Data, "now", "x")
-			if !front && !errors.Is(err, ErrSectionStyle) {
-				t.Errorf("SetScalar on a section-style ledger: %v; want ErrSectionStyle", err)
+			_, err = ledger.SetScalar(in.Data, "now", "x")
+			if !front && err == nil {
+				t.Errorf("SetScalar edited a section-style ledger; want it refused until imported")
 			}
 			if front && err != nil {
 				t.Errorf("SetScalar on a v3 ledger: %v", err)
@@ -63,11 +64,11 @@ func TestSectionGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			imported, err := Parse(target, out)
+			imported, err := ParseLedger(target, out)
 			if err != nil {
 				t.Fatalf("imported ledger does not parse: %v\n%s", err, out)
 			}
-			if imported.Format != FrontMatter {
+			if imported.Format != ledger.FrontMatter {
 				t.Errorf("imported format %v", imported.Format)
 			}
 			// The import holds the same fields, now editable.
@@ -82,7 +83,7 @@ func TestSectionGoldens(t *testing.T) {
 			if string(again)+"\n" != string(model) {
 				t.Errorf("imported ledger reads differently:\n%s\nwant:\n%s", again, model)
 			}
-			if _, err := AppendItems(out, "next", "after import"); err != nil {
+			if _, err := ledger.AppendItems(out, "next", "after import"); err != nil {
 				t.Errorf("editing the imported ledger: %v", err)
 			}
 			if _, err := Import(target, out, importTime); err == nil {
@@ -90,17 +91,17 @@ func TestSectionGoldens(t *testing.T) {
 			}
 
 			if *testkit.Update {
-				setSection(a, "model.json", model)
-				setSection(a, "import.md", out)
+				testkit.SetSection(a, "model.json", model)
+				testkit.SetSection(a, "import.md", out)
 				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if want, _ := archiveFile(a, "model.json"); string(model) != string(want) {
+			if want, _ := testkit.Section(a, "model.json"); string(model) != string(want) {
 				t.Errorf("model:\n%s\nwant:\n%s", model, want)
 			}
-			if want, _ := archiveFile(a, "import.md"); string(out) != string(want) {
+			if want, _ := testkit.Section(a, "import.md"); string(out) != string(want) {
 				t.Errorf("import:\n%s\nwant:\n%s", out, want)
 			}
 		})
@@ -123,8 +124,17 @@ func TestImportCRLF(t *testing.T) {
 
 func TestImportRefusesNonLedger(t *testing.T) {
 	_, err := Import("x.md", []byte("# Shopping\n\n- milk\n"), importTime)
-	var probs Problems
+	var probs ledger.Problems
 	if !errors.As(err, &probs) {
 		t.Fatalf("Import of plain markdown: %v; want Problems", err)
 	}
+}
+
+// goldenFiles lists testdata/ledger/DIR/*.txtar.
+func goldenFiles(t testing.TB, dir string) []string {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "ledger", dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files in %s: %v", dir, err)
+	}
+	return files
 }

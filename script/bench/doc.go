@@ -9,6 +9,6 @@
 // It reports and never asserts: a missed target prints MISSED, the exit
 // status stays 0.
 //
-//	go run ./internal/bench          # 200 runs per session-start case, 200 MB transcript
-//	go run ./internal/bench -quick   # CI: fewer runs, 20 MB transcript
+//	go run ./script/bench          # 200 runs per session-start case, 200 MB transcript
+//	go run ./script/bench -quick   # CI: fewer runs, 20 MB transcript
 package main

@@ -1,19 +1,20 @@
-// Package frontmatter finds the YAML front matter at the top of a markdown
-// file, the one way ledgers and handoffs are split. It returns offsets into
-// the source, never copies, so a caller can edit the YAML in place and leave
+package ledger
+
+// SplitFront finds the YAML front matter at the top of a markdown file: the
+// one way ledgers and handoffs are split. It returns offsets into the
+// source, never copies, so a caller can edit the YAML in place and leave
 // every other byte as it was.
-package frontmatter
 
 import (
 	"bytes"
 	"errors"
 )
 
-// ErrNotClosed reports a file that opens front matter and never closes it.
-var ErrNotClosed = errors.New("front matter is not closed (no closing --- line)")
+// ErrFrontNotClosed reports a file that opens front matter and never closes it.
+var ErrFrontNotClosed = errors.New("front matter is not closed (no closing --- line)")
 
-// Block locates front matter in its source.
-type Block struct {
+// FrontBlock locates front matter in its source.
+type FrontBlock struct {
 	Open  int  // start of the opening "---" line
 	Start int  // first byte of the YAML: the line after Open
 	End   int  // start of the closing line, one past the YAML
@@ -21,10 +22,10 @@ type Block struct {
 	Dots  bool // closed by "...", YAML's end of document, rather than "---"
 }
 
-// bom is the UTF-8 byte order mark some editors put first.
-const bom = "\ufeff"
+// frontBOM is the UTF-8 byte order mark some editors put first.
+const frontBOM = "\ufeff"
 
-// Split finds the front matter at the top of src: after an optional byte
+// SplitFront finds the front matter at the top of src: after an optional byte
 // order mark and blank lines, a "---" line, then the YAML, then a closing
 // "---" or "..." line (spaces around a delimiter are ignored, so
 // "--- # a comment" is YAML, not a delimiter). found is false when src does
@@ -37,10 +38,10 @@ const bom = "\ufeff"
 // an opening one. It reads src once, in place: the library's reader copied
 // the whole file, for each closing form, for every ledger and handoff a
 // hook reads.
-func Split(src []byte) (b Block, found bool, err error) {
+func SplitFront(src []byte) (b FrontBlock, found bool, err error) {
 	off := 0
-	if bytes.HasPrefix(src, []byte(bom)) {
-		off = len(bom)
+	if bytes.HasPrefix(src, []byte(frontBOM)) {
+		off = len(frontBOM)
 	}
 	if b, ok := scan(src, off); ok {
 		return b, true, nil
@@ -50,19 +51,19 @@ func Split(src []byte) (b Block, found bool, err error) {
 		p = lineEnd(src, p)
 	}
 	if p >= len(src) || !bytes.Equal(bytes.TrimSpace(line(src, p)), []byte("---")) {
-		return Block{}, false, nil
+		return FrontBlock{}, false, nil
 	}
-	return Block{Open: p, Start: lineEnd(src, p)}, false, ErrNotClosed
+	return FrontBlock{Open: p, Start: lineEnd(src, p)}, false, ErrFrontNotClosed
 }
 
 // scan finds the front matter of src[off:]: the first non-blank line must
 // be "---"; the first line after it that is "---" or "..." closes it.
-func scan(src []byte, off int) (Block, bool) {
+func scan(src []byte, off int) (FrontBlock, bool) {
 	p := off
 	for {
 		l, next, last := nextLine(src, p)
 		if last {
-			return Block{}, false
+			return FrontBlock{}, false
 		}
 		p = next
 		t := bytes.TrimSpace(l)
@@ -70,7 +71,7 @@ func scan(src []byte, off int) (Block, bool) {
 			continue
 		}
 		if string(t) != "---" {
-			return Block{}, false
+			return FrontBlock{}, false
 		}
 		start := p
 		// Only a line holding "---" or "..." can close: go from one to
@@ -86,7 +87,7 @@ func scan(src []byte, off int) (Block, bool) {
 			}
 			c := min(dashes, dots)
 			if c == len(src) {
-				return Block{}, false
+				return FrontBlock{}, false
 			}
 			p = bytes.LastIndexByte(src[:c], '\n') + 1
 			l, next, last := nextLine(src, p)
@@ -96,10 +97,10 @@ func scan(src []byte, off int) (Block, bool) {
 				// Open is where the opening line starts, a byte order
 				// mark included.
 				open := bytes.LastIndexByte(src[:start-1], '\n') + 1
-				return Block{Open: open, Start: start, End: closing, Body: p, Dots: t == "..."}, true
+				return FrontBlock{Open: open, Start: start, End: closing, Body: p, Dots: t == "..."}, true
 			}
 			if last {
-				return Block{}, false
+				return FrontBlock{}, false
 			}
 		}
 	}
@@ -125,7 +126,7 @@ func nextLine(src []byte, p int) (line []byte, next int, last bool) {
 }
 
 // YAML returns the front matter's YAML bytes.
-func (b Block) YAML(src []byte) []byte { return src[b.Start:b.End] }
+func (b FrontBlock) YAML(src []byte) []byte { return src[b.Start:b.End] }
 
 // line returns the line starting at p, with its line break.
 func line(src []byte, p int) []byte { return src[p:lineEnd(src, p)] }

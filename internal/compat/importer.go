@@ -1,9 +1,10 @@
-// Package importer converts ledgers that keep their fields in markdown
-// sections (Continuous-Claude's, in both its forms, and a root CONTINUITY.md
-// kept by an agent) to continuity's front matter form: in place and
-// atomically, or copied into the ledger directory. ledger.Import does the
-// conversion of the bytes; this package picks the files and writes them.
-package importer
+package compat
+
+// The import use case: ledgers that keep their fields in markdown sections
+// (Continuous-Claude's, in both its forms, and a root CONTINUITY.md kept by an
+// agent) converted to continuity's front matter form, in place and
+// atomically, or copied into the ledger directory. Import converts the
+// bytes; this file picks the files and writes them.
 
 import (
 	"bytes"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
 )
 
 // Options say what to import.
@@ -168,7 +168,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 	}
 	targetRel := p.Rel(j.Target)
 	convert := func(in []byte) ([]byte, error) {
-		out, err := ledger.Import(targetRel, in, mtime)
+		out, err := Import(targetRel, in, mtime)
 		if err != nil {
 			return nil, err
 		}
@@ -176,7 +176,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 		return []byte(p.Redact(string(out))), nil
 	}
 	out, err := convert(src)
-	if errors.Is(err, ledger.ErrNothingToImport) {
+	if errors.Is(err, ErrNothingToImport) {
 		r.Action = "already"
 		return nil, r
 	}
@@ -226,7 +226,7 @@ func One(o Options, j Job, dry bool) ([]byte, Result) {
 
 // summarize counts what the converted ledger holds.
 func summarize(r *Result, path string, out []byte) {
-	l, err := ledger.Parse(path, out)
+	l, err := ParseLedger(path, out)
 	if err != nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package ledger
+package compat
 
 // Import converts a ledger whose fields live in markdown sections to the
 // front matter form, moving what it understood out of the body; Notes is
@@ -8,9 +8,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
+
+	"github.com/continuity-md/continuity/ledger"
 )
 
 // ErrNothingToImport reports a front matter ledger whose body holds no
@@ -35,7 +36,7 @@ func parseUpdated(s string) (string, bool) {
 	}
 	for _, layout := range updatedLayouts {
 		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
-			return FormatTime(t), true
+			return ledger.FormatTime(t), true
 		}
 	}
 	return "", false
@@ -52,8 +53,8 @@ func mayHaveSections(body []byte) bool {
 // ledgers keep only session and updated in front matter). A key present,
 // even empty, is the ledger's word: an imported ledger's notes are not read
 // again. Read-only: edits still write front matter.
-func fillFromBody(l *Ledger, present map[string]bool) {
-	if !mayHaveSections(l.Body) || IsTemplateBody(l.Body) {
+func fillFromBody(l *ledger.Ledger, present map[string]bool) {
+	if !mayHaveSections(l.Body) || ledger.IsTemplateBody(l.Body) {
 		return
 	}
 	p := readSections(l.Path, l.Body)
@@ -61,27 +62,27 @@ func fillFromBody(l *Ledger, present map[string]bool) {
 		return
 	}
 	b := p.l
-	if l.Goal == "" && !present[KeyGoal] {
+	if l.Goal == "" && !present[ledger.KeyGoal] {
 		l.Goal = b.Goal
 	}
-	if l.Now == "" && !present[KeyNow] {
+	if l.Now == "" && !present[ledger.KeyNow] {
 		l.Now = b.Now
 	}
 	for _, f := range []struct {
 		key      string
 		dst, src *[]string
 	}{
-		{KeyConstraints, &l.Constraints, &b.Constraints}, {KeyDone, &l.Done, &b.Done}, {KeyNext, &l.Next, &b.Next},
-		{KeyQuestions, &l.Questions, &b.Questions}, {KeyFiles, &l.Files, &b.Files},
+		{ledger.KeyConstraints, &l.Constraints, &b.Constraints}, {ledger.KeyDone, &l.Done, &b.Done}, {ledger.KeyNext, &l.Next, &b.Next},
+		{ledger.KeyQuestions, &l.Questions, &b.Questions}, {ledger.KeyFiles, &l.Files, &b.Files},
 	} {
 		if len(*f.dst) == 0 && !present[f.key] {
 			*f.dst = *f.src
 		}
 	}
-	if len(l.Decisions) == 0 && !present[KeyDecisions] {
+	if len(l.Decisions) == 0 && !present[ledger.KeyDecisions] {
 		l.Decisions = b.Decisions
 	}
-	if l.Updated == "" && !present[KeyUpdated] {
+	if l.Updated == "" && !present[ledger.KeyUpdated] {
 		l.Updated = b.Updated
 	}
 }
@@ -89,21 +90,17 @@ func fillFromBody(l *Ledger, present map[string]bool) {
 // Notes returns the part of a ledger's body that its fields do not hold:
 // the whole body of a front matter ledger, and of a ledger read from
 // sections the sections and lines that were not taken into its fields.
-func Notes(l *Ledger) []byte {
-	if l.Format == Sections {
+func Notes(l *ledger.Ledger) []byte {
+	if l.Format == ledger.Sections {
 		if p := readSections(l.Path, l.Src); p != nil {
 			return cut(l.Src, p.drop)
 		}
 		return l.Body
 	}
-	if !mayHaveSections(l.Body) || IsTemplateBody(l.Body) {
+	if !mayHaveSections(l.Body) || ledger.IsTemplateBody(l.Body) {
 		return l.Body
 	}
-	d, err := parseFront(l.Path, l.Src)
-	if err != nil {
-		return l.Body
-	}
-	fm, err := d.model()
+	fm, err := ledger.Parse(l.Path, l.Src)
 	if err != nil {
 		return l.Body
 	}
@@ -125,12 +122,12 @@ func Notes(l *Ledger) []byte {
 
 // conflicts names a field both the front matter and the body set
 // differently: Import would have to choose, so it does not.
-func conflicts(fm, body *Ledger) string {
+func conflicts(fm, body *ledger.Ledger) string {
 	switch {
 	case fm.Goal != "" && body.Goal != "" && fm.Goal != body.Goal:
-		return KeyGoal
+		return ledger.KeyGoal
 	case fm.Now != "" && body.Now != "" && fm.Now != body.Now:
-		return KeyNow
+		return ledger.KeyNow
 	}
 	return ""
 }
@@ -162,35 +159,31 @@ func union(a, b []string) []string {
 // section-style ledger without a name of its own (a root CONTINUITY.md)
 // is named after path.
 func Import(path string, src []byte, now time.Time) ([]byte, error) {
-	if hasFrontMatterStart(src) {
+	if ledger.HasFrontMatter(src) {
 		return importFront(path, src, now)
 	}
-	if _, err := Parse(path, src); err != nil {
+	if _, err := ParseLedger(path, src); err != nil {
 		return nil, err
 	}
 	p := readSections(path, src)
 	l := p.l
 	if l.Session == "" {
-		l.Session = sessionFromPath(path)
+		l.Session = ledger.SessionFromPath(path)
 	}
 	if l.Updated == "" {
-		l.Updated = FormatTime(now)
+		l.Updated = ledger.FormatTime(now)
 	}
-	return assemble(path, detectEOL(src), &l, "", cut(src, p.drop))
+	return ledger.Compose(path, ledger.EOL(src), &l, "", cut(src, p.drop))
 }
 
 // importFront converts a front matter ledger whose body holds the fields.
 func importFront(path string, src []byte, now time.Time) ([]byte, error) {
-	d, err := parseFront(path, src)
-	if err != nil {
-		return nil, err
-	}
-	fm, err := d.model()
+	fm, err := ledger.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	var p *sectionParse
-	if mayHaveSections(fm.Body) && !IsTemplateBody(fm.Body) {
+	if mayHaveSections(fm.Body) && !ledger.IsTemplateBody(fm.Body) {
 		p = readSections(path, fm.Body)
 	}
 	if p == nil || len(p.drop) == 0 {
@@ -221,52 +214,19 @@ func importFront(path string, src []byte, now time.Time) ([]byte, error) {
 		l.Updated = b.Updated
 	}
 	if l.Updated == "" {
-		l.Updated = FormatTime(now)
+		l.Updated = ledger.FormatTime(now)
 	}
 	// Keys the ledger does not know stay as they were written.
-	var extra strings.Builder
-	for _, e := range d.entries {
-		if !scalarKeys[e.key.Value] && !listKeys[e.key.Value] {
-			extra.Write(src[e.lineStart:e.limit])
-		}
-	}
-	return assemble(path, d.eol, &l, extra.String(), cut(fm.Body, p.drop))
+	return ledger.Compose(path, ledger.EOL(src), &l, fm.Extra, cut(fm.Body, p.drop))
 }
 
-func containsDecision(ds []Decision, d Decision) bool {
+func containsDecision(ds []ledger.Decision, d ledger.Decision) bool {
 	for _, x := range ds {
 		if x.Decision == d.Decision {
 			return true
 		}
 	}
 	return false
-}
-
-// assemble writes front matter and body, and checks the result reads back
-// as the model it was made from.
-func assemble(path, eol string, l *Ledger, extra string, body []byte) ([]byte, error) {
-	var b strings.Builder
-	b.WriteString("---" + eol)
-	b.WriteString(frontMatterText(l, eol))
-	b.WriteString(extra)
-	b.WriteString("---" + eol)
-	if len(body) > 0 {
-		b.WriteString(eol)
-		b.Write(body)
-	}
-	out := []byte(b.String())
-	got, err := Parse(path, out)
-	if err != nil {
-		return nil, fmt.Errorf("import %s: the converted ledger does not parse: %w", path, err)
-	}
-	want := *l
-	for _, x := range []*Ledger{got, &want} {
-		x.Src, x.Body, x.Format, x.Path = nil, nil, FrontMatter, ""
-	}
-	if !reflect.DeepEqual(got, &want) {
-		return nil, fmt.Errorf("import %s: the converted ledger reads back differently", path)
-	}
-	return out, nil
 }
 
 // cut returns src without the byte ranges in drop, with no run of blank
@@ -314,48 +274,6 @@ func endsBlank(b []byte) bool {
 	}
 	t = bytes.TrimRight(t[:len(t)-1], " \t\r")
 	return len(t) == 0 || bytes.HasSuffix(t, []byte("\n"))
-}
-
-// frontMatterText writes a ledger's fields as front matter lines.
-func frontMatterText(l *Ledger, eol string) string {
-	var b strings.Builder
-	scalar := func(k, v string) {
-		b.WriteString(k + ": " + formatScalar(v, styleAuto, false, "  ", eol) + eol)
-	}
-	list := func(k string, items []string) {
-		if len(items) == 0 {
-			b.WriteString(k + ": []" + eol)
-			return
-		}
-		b.WriteString(k + ":" + eol)
-		for _, it := range items {
-			b.WriteString("  - " + formatScalar(it, styleAuto, false, "", eol) + eol)
-		}
-	}
-	scalar(KeySession, l.Session)
-	scalar(KeyGoal, l.Goal)
-	list(KeyConstraints, l.Constraints)
-	list(KeyDone, l.Done)
-	scalar(KeyNow, l.Now)
-	list(KeyNext, l.Next)
-	if len(l.Decisions) == 0 {
-		b.WriteString(KeyDecisions + ": []" + eol)
-	} else {
-		b.WriteString(KeyDecisions + ":" + eol)
-		for _, d := range l.Decisions {
-			b.WriteString("  - decision: " + formatScalar(d.Decision, styleAuto, false, "", eol) + eol)
-			if d.Why != "" {
-				b.WriteString("    why: " + formatScalar(d.Why, styleAuto, false, "", eol) + eol)
-			}
-			if d.Date != "" {
-				b.WriteString("    date: " + formatScalar(d.Date, styleAuto, false, "", eol) + eol)
-			}
-		}
-	}
-	list(KeyQuestions, l.Questions)
-	list(KeyFiles, l.Files)
-	scalar(KeyUpdated, l.Updated)
-	return b.String()
 }
 
 func sortRanges(rs [][2]int) [][2]int {

@@ -1,4 +1,4 @@
-package importer
+package compat
 
 import (
 	"errors"
