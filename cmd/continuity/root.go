@@ -132,7 +132,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "ledger"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a)} {
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a), newServeCmd(a)} {
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
