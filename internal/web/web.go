@@ -353,4 +353,3 @@ func (s *Server) style(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	_, _ = w.Write(css)
 }
-

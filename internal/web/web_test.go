@@ -3,8 +3,8 @@ package web
 import (
 	"io"
 	"net/http"
-	"net/url"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
