@@ -63,6 +63,9 @@ func runLog(a *app, o logOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Stream != "" && !core.HasStream(p, o.Stream) {
+		return core.StreamNotFound(p, o.Stream)
+	}
 	entries := core.Log(p, core.LogQuery{Stream: o.Stream, Author: o.Author, Agent: o.Agent, Since: since})
 	if o.Limit > 0 && len(entries) > o.Limit {
 		entries = entries[:o.Limit]

@@ -71,7 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
@@ -80,7 +80,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "continuity: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 		return 2
 	}
 	for _, line := range strings.Split(err.Error(), "\n") {
