@@ -105,4 +105,3 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
-
