@@ -48,6 +48,9 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
 		{[]string{"log", "--stream", "auth", "--author", "Ana", "--agent", "codex", "--since", "7d", "-n", "5", "--json"}, logOptions{Stream: "auth", Author: "Ana", Agent: "codex", Since: "7d", Limit: 5, JSON: true}},
 		{[]string{"serve", "--port", "7777"}, serveOptions{Port: 7777}},
+		{[]string{"disable", "--user"}, disableOptions{Off: true, User: true}},
+		{[]string{"enable"}, disableOptions{}},
+		{[]string{"context", "--source", "resume", "--agent", "codex", "--json"}, contextOptions{Source: "resume", Agent: "codex", JSON: true}},
 	}
 	for _, tt := range tests {
 		var got any

@@ -136,7 +136,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newDisableCmd(a, true), newDisableCmd(a, false), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}

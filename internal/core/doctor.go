@@ -260,6 +260,16 @@ func checkRepo(o DoctorOptions) []Check {
 	add := func(name string, ok bool, info, fix string) {
 		checks = append(checks, Check{Name: name, OK: ok, Info: info, Fix: fix})
 	}
+	if p.Config.Disable {
+		from := p.Config.From["disable"]
+		fix := "run `continuity enable --user` to switch them back on"
+		if strings.HasPrefix(from, p.Root+string(filepath.Separator)) {
+			fix = "run `continuity enable` to switch them back on"
+		} else if strings.HasPrefix(from, "$") {
+			fix = "unset " + strings.TrimPrefix(from, "$") + " to switch them back on"
+		}
+		add("enabled", false, "continuity is disabled here (disable: true, from "+from+"): the hooks write no handoff and inject nothing", fix)
+	}
 	// Directories: a repository opts in with a ledger directory (continuity
 	// new or init creates it); the handoff directory comes with the first
 	// handoff, so its absence is no fault (plugin users never run init).
