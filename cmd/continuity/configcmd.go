@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type configOptions struct{ JSON bool }
@@ -46,8 +46,8 @@ func runConfig(a *app, o configOptions) error {
 	}
 	if o.JSON {
 		if err := writeJSON(a.out, struct {
-			Values   []config.Value `json:"values"`
-			Problems []string       `json:"problems"`
+			Values   []workspace.Value `json:"values"`
+			Problems []string          `json:"problems"`
 		}{values, problems}); err != nil {
 			return err
 		}

@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/config"
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type disableOptions struct {
@@ -46,9 +45,9 @@ func runDisable(a *app, o disableOptions) error {
 	if err != nil {
 		return err
 	}
-	path, opts := filepath.Join(p.Root, config.ProjectFile), p.WriteOptions()
+	path, opts := filepath.Join(p.Root, workspace.ConfigFile), p.WriteOptions()
 	if o.User {
-		opts.Root = config.UserDir(a.getenv)
+		opts.Root = workspace.UserConfigDir(a.getenv)
 		if opts.Root == "" {
 			return fmt.Errorf("disable --user: no configuration directory (set XDG_CONFIG_HOME or HOME)")
 		}
@@ -57,7 +56,7 @@ func runDisable(a *app, o disableOptions) error {
 			return err
 		}
 	}
-	opts.MaxSize = config.MaxFileSize
+	opts.MaxSize = workspace.MaxConfigSize
 	changed, err := core.SetDisabled(path, opts, o.Off)
 	if err != nil {
 		return err
@@ -86,7 +85,7 @@ func runDisable(a *app, o disableOptions) error {
 
 // disabledBy names where the configuration that disables continuity comes
 // from: a file and its line, or the environment.
-func disabledBy(p *project.Project) string {
+func disabledBy(p *workspace.Workspace) string {
 	from := p.Config.From["disable"]
 	if from == "" {
 		return "the configuration"

@@ -60,7 +60,7 @@ type hCase struct {
 	env    []string // $ROOT is the case's directory
 	code   int
 	limit  time.Duration // default 10 s
-	heavy  bool          // skipped with -short
+	heavy  bool          // a long test: skipped unless CONTINUITY_LONG=1
 	json   bool          // stdout is exactly one JSON object (else empty)
 	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
@@ -392,7 +392,7 @@ func TestHardening(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.heavy && testkit.Short() {
-				t.Skip("a heavy case: skipped with -short")
+				t.Skip("a heavy case: a long test (" + testkit.LongEnv + "=1)")
 			}
 			e := newHEnv(t, bin, tpl)
 			if c.setup != nil {

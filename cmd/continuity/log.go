@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type logOptions struct {
@@ -48,7 +48,7 @@ or a duration such as 7d) narrow it; -n keeps the newest N. --json prints a list
 
 func runLog(a *app, o logOptions) error {
 	if o.Stream != "" {
-		if err := project.CheckName(o.Stream); err != nil {
+		if err := workspace.CheckName(o.Stream); err != nil {
 			return usageError{Err: fmt.Errorf("--stream: %w", err)}
 		}
 	}

@@ -20,13 +20,14 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // DoctorOptions say what doctor checks.
 type DoctorOptions struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
@@ -310,8 +311,8 @@ func checkRepo(o DoctorOptions) []Check {
 		add("active ledger", true, active+" ("+why+")", "")
 	}
 	// Last hook runs.
-	var runs []project.Run
-	for _, s := range p.Sessions() {
+	var runs []localstate.Run
+	for _, s := range p.Local.Sessions() {
 		runs = append(runs, s.Runs...)
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].At.After(runs[j].At) })
@@ -336,7 +337,7 @@ func checkRepo(o DoctorOptions) []Check {
 // fresh clone names a driver it does not define, and git then merges
 // ledgers as plain text; and a .gitattributes line left for a former
 // ledger directory sends nothing to the driver.
-func mergeDriverChecks(p *project.Project) []Check {
+func mergeDriverChecks(p *workspace.Workspace) []Check {
 	sample := LedgerSample(p)
 	if p.Repo.Root == "" || sample == "" {
 		return nil

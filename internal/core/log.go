@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -51,7 +51,7 @@ const logHead = 8 << 10
 // Log returns the repository's handoffs that q selects, newest first.
 // Only the head of each file is read (see logHead), a stream at a time by
 // as many readers as the machine has cores.
-func Log(p *project.Project, q LogQuery) []LogEntry {
+func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
 	var names []string
 	for _, name := range Names(p) {
 		if q.Stream == "" || name == q.Stream {
@@ -85,7 +85,7 @@ func Log(p *project.Project, q LogQuery) []LogEntry {
 							es = append(es, e)
 						}
 					}
-				} else if dir, err := p.HandoffSessionDir(names[i]); err == nil {
+				} else if dir, err := p.StreamHandoffDir(names[i]); err == nil {
 					es = readStream(p, dir, buf)
 				}
 				for j := range es {
@@ -109,7 +109,7 @@ func Log(p *project.Project, q LogQuery) []LogEntry {
 }
 
 // readStream reads the head of each handoff in a stream's folder.
-func readStream(p *project.Project, dir string, buf []byte) []LogEntry {
+func readStream(p *workspace.Workspace, dir string, buf []byte) []LogEntry {
 	d, err := openHeads(dir)
 	if err != nil {
 		return nil
@@ -170,7 +170,7 @@ func hasLoose(dir string) bool {
 // headEntry reads a handoff's entry from its head. continuity's own front
 // matter (one "key: value" line per key) is read line by line; anything
 // else by the full parser.
-func headEntry(p *project.Project, path string, head []byte) (LogEntry, bool) {
+func headEntry(p *workspace.Workspace, path string, head []byte) (LogEntry, bool) {
 	e, body, fast := fastHead(head)
 	if !fast {
 		return slowEntry(p, path)
@@ -188,7 +188,7 @@ func headEntry(p *project.Project, path string, head []byte) (LogEntry, bool) {
 
 // slowEntry reads a handoff the fast reader does not (a hand-written or
 // Continuous-Claude front matter) with the full parser.
-func slowEntry(p *project.Project, path string) (LogEntry, bool) {
+func slowEntry(p *workspace.Workspace, path string) (LogEntry, bool) {
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
 		return LogEntry{}, false

@@ -3,7 +3,7 @@ package core
 import (
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -26,18 +26,18 @@ func (e *NotFoundError) Error() string {
 func (e *NotFoundError) Unwrap() error { return ledger.ErrNotFound }
 
 // LedgerNotFound is the error for work stream name's missing ledger at path.
-func LedgerNotFound(p *project.Project, name, path string) error {
+func LedgerNotFound(p *workspace.Workspace, name, path string) error {
 	return &NotFoundError{What: "ledger " + p.Rel(path) + ": " + ledger.ErrNotFound.Error(), Similar: Similar(Names(p), name)}
 }
 
 // StreamNotFound is the error for a work stream with neither a ledger nor
 // handoffs.
-func StreamNotFound(p *project.Project, name string) error {
+func StreamNotFound(p *workspace.Workspace, name string) error {
 	return &NotFoundError{What: "no work stream " + name, Similar: Similar(Names(p), name)}
 }
 
 // HasStream reports whether work stream name has a ledger or handoffs.
-func HasStream(p *project.Project, name string) bool {
+func HasStream(p *workspace.Workspace, name string) bool {
 	for _, n := range Names(p) {
 		if n == name {
 			return true

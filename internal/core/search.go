@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/config"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -41,7 +40,7 @@ type Hit struct {
 // once and searched as bytes (an ASCII needle in a copy lowered in place);
 // its front matter is read only when it has a hit and a filter asks.
 // Streams are searched by as many readers as the machine has cores.
-func Search(p *project.Project, q Query) []Hit {
+func Search(p *workspace.Workspace, q Query) []Hit {
 	var names []string
 	for _, name := range Names(p) {
 		if q.Session == "" || name == q.Session {
@@ -81,7 +80,7 @@ func Search(p *project.Project, q Query) []Hit {
 
 // searcher searches one stream at a time, with its own buffers.
 type searcher struct {
-	p    *project.Project
+	p    *workspace.Workspace
 	q    Query
 	m    matcher
 	buf  []byte // a file's bytes
@@ -110,7 +109,7 @@ func (s *searcher) stream(name string, loose bool) []Hit {
 		}
 		return s.hits
 	}
-	dir, err := p.HandoffSessionDir(name)
+	dir, err := p.StreamHandoffDir(name)
 	if err != nil {
 		return s.hits
 	}
@@ -256,7 +255,7 @@ func Since(since string, now time.Time) (time.Time, error) {
 	if since == "" {
 		return time.Time{}, nil
 	}
-	if d, err := config.ParseDuration(since); err == nil {
+	if d, err := workspace.ParseDuration(since); err == nil {
 		return now.Add(-d), nil
 	}
 	for _, layout := range []string{"2006-01-02", time.RFC3339} {

@@ -27,7 +27,7 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -38,7 +38,7 @@ var files embed.FS
 
 // Server serves one project's pages.
 type Server struct {
-	p    *project.Project
+	p    *workspace.Workspace
 	host string // the only Host header answered: "127.0.0.1:PORT"
 	now  func() time.Time
 	page map[string]*template.Template
@@ -47,7 +47,7 @@ type Server struct {
 
 // New returns the server of project p, answering requests for host (the
 // address it listens on, "127.0.0.1:PORT").
-func New(p *project.Project, host string, now func() time.Time) *Server {
+func New(p *workspace.Workspace, host string, now func() time.Time) *Server {
 	s := &Server{p: p, host: host, now: now, page: map[string]*template.Template{},
 		md: newMarkdown()}
 	funcs := template.FuncMap{
@@ -186,7 +186,7 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	d := timelineData{Stream: q.Get("stream"), Author: q.Get("author"), Agent: q.Get("agent"), Since: q.Get("since"), Streams: core.Names(s.p)}
 	lq := core.LogQuery{Author: d.Author, Agent: d.Agent}
 	if d.Stream != "" {
-		if project.CheckName(d.Stream) != nil {
+		if workspace.CheckName(d.Stream) != nil {
 			d.Problem = "no such stream"
 		}
 		lq.Stream = d.Stream
@@ -234,7 +234,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	for _, n := range core.Names(s.p) {
 		known = known || n == name
 	}
-	if !known || project.CheckName(name) != nil {
+	if !known || workspace.CheckName(name) != nil {
 		s.notFound(w, "no work stream "+name)
 		return
 	}
@@ -271,7 +271,7 @@ func (s *Server) handoff(w http.ResponseWriter, r *http.Request) {
 		ok = ok && part != "" && part != "." && part != ".." && !strings.ContainsAny(part, `\:`)
 	}
 	if len(parts) == 2 {
-		ok = ok && project.CheckName(parts[0]) == nil
+		ok = ok && workspace.CheckName(parts[0]) == nil
 	}
 	if !ok {
 		s.notFound(w, "no handoff "+rel)
@@ -301,7 +301,7 @@ func (s *Server) handoff(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(parts) == 2 {
 		d.Stream = parts[0]
-	} else if project.CheckName(d.Meta.Session) == nil {
+	} else if workspace.CheckName(d.Meta.Session) == nil {
 		d.Stream = d.Meta.Session
 	}
 	d.Body = s.markdown(body)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/internal/testkit"
 )
 
@@ -42,7 +42,7 @@ func team(t *testing.T) *testkit.Repo {
 
 func serve(t *testing.T, r *testkit.Repo) http.Handler {
 	t.Helper()
-	p, err := project.OpenWith(r.Dir, r.Getenv)
+	p, err := workspace.OpenWith(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
