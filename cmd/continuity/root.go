@@ -83,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "continuity: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 		return 2
 	}
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range strings.Split(errorText(err), "\n") {
 		fmt.Fprintf(stderr, "continuity: %s\n", line)
 	}
 	return 1
