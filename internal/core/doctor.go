@@ -187,6 +187,19 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		}
 	}
 	sortEvents(h, order)
+	registered := false
+	for _, c := range r.Events {
+		registered = registered || c != ""
+	}
+	if gone := Uninstalled(p); !registered && !gone.IsZero() {
+		// Not a first install: say what happened rather than suggest one.
+		for _, ev := range order {
+			r.Events[ev] = ""
+		}
+		add(Check{Name: "hooks", OK: true, Note: true, Info: "uninstalled from this repository on " + gone.Format("2006-01-02 15:04Z") + " (continuity uninstall): no hooks registered",
+			Fix: fmt.Sprintf("`continuity init%s` installs them again", AgentArg(h, o.Default))})
+		return r, checks
+	}
 	for _, ev := range order {
 		if c := r.Events[ev]; c != "" {
 			add(Check{Name: "hook " + ev, OK: true, Info: c})
