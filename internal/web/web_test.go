@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/internal/testkit"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 const host = "127.0.0.1:7777"
