@@ -170,7 +170,7 @@ func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 		if inj, ok := handoffOnly(p, e, name); ok {
 			return inj, nil
 		}
-		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return Injection{}, LedgerNotFound(p, name, path)
 	}
 	if err := p.SetActive(name); err != nil {
 		return Injection{}, err
