@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
-
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -249,7 +247,7 @@ func TestFileName(t *testing.T) {
 }
 
 func TestLatest(t *testing.T) {
-	dir := tempdir.New(t)
+	dir := testkit.TempDir(t)
 	if _, err := Latest(dir); !errors.Is(err, ErrNoHandoff) {
 		t.Errorf("empty dir: %v", err)
 	}

@@ -171,7 +171,7 @@ func fromOtherWorktrees(p *workspace.Workspace, e Env, sessions []localstate.Rep
 			return s + ", " + inject.Age(e.Now.Sub(t)) + " ago"
 		}
 		opts := safefile.Options{Root: other.Root}
-		if hp, err := other.LatestHandoff(name); withHandoff && err == nil && handoff.Time(hp).After(newest) {
+		if hp, err := other.LatestHandoff(name, e.Now); withHandoff && err == nil && handoff.Time(hp).After(newest) {
 			if src, err := safefile.Read(hp, opts); err == nil {
 				if h, err := compat.ParseHandoff(src); err == nil && handoff.Substantial(h) {
 					newest = handoff.Time(hp)

@@ -142,7 +142,7 @@ func TestSharedStreamAcrossWorktrees(t *testing.T) {
 		t.Errorf("local state: A %s %s, B %s %s; want their own dirs and one common", pa.Local.Dir, pa.Local.Common, p.Local.Dir, p.Local.Common)
 	}
 	// B's own ledger is untouched: only the injection says A's state.
-	if l := w.open(b); !strings.Contains(readFile(t, filepath.Join(l.LedgerDir, "CONTINUITY_auth.md")), "now: Logout endpoint") {
+	if l := w.open(b); !strings.Contains(readPath(t, filepath.Join(l.LedgerDir, "CONTINUITY_auth.md")), "now: Logout endpoint") {
 		t.Error("B's ledger was rewritten")
 	}
 
@@ -235,7 +235,7 @@ func TestWorktreesMerged(t *testing.T) {
 	if len(files) != 2 {
 		t.Fatalf("after the merge: %q, want both handoffs", files)
 	}
-	latest, err := w.open(a).LatestHandoff("auth")
+	latest, err := w.open(a).LatestHandoff("auth", time.Now())
 	if err != nil || latest != files[1] || !strings.Contains(filepath.Base(latest), "2026-11-22T14-06") {
 		t.Errorf("latest %s (%v), want B's, a minute later: %q", latest, err, files)
 	}
@@ -278,7 +278,7 @@ func TestSubagentHooks(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, path string) string {
+func readPath(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
