@@ -1,8 +1,6 @@
 package localstate
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,19 +50,10 @@ func (s *State) repoDir() string {
 }
 
 // commonLockDir is the lock directory every worktree shares for the
-// repository's sessions: a lock in one worktree's own directory would not
-// keep out a writer in another. As with LockDir, when it cannot be written
-// a directory in the user's temporary space named after it.
+// repository's sessions (see lockDirAt): a lock in one worktree's own
+// directory would not keep out a writer in another.
 func (s *State) commonLockDir() string {
-	s.commonOnce.Do(func() {
-		d := filepath.Join(s.Common, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
-			s.commonLocks = d
-			return
-		}
-		sum := sha256.Sum256([]byte(d))
-		s.commonLocks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
-	})
+	s.commonOnce.Do(func() { s.commonLocks = lockDirAt(filepath.Join(s.Common, "locks")) })
 	return s.commonLocks
 }
 
