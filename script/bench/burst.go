@@ -302,7 +302,7 @@ func checkBurst(main string, dirs []string, sessions []burstSession) error {
 		return err
 	}
 	entries := map[string]bool{}
-	for _, r := range p.Local.RepoSessions() {
+	for _, r := range p.Local.RepoSessions(true) {
 		if r.Ended {
 			entries[r.ID] = true
 		}
