@@ -200,6 +200,24 @@ type TrustNoter interface {
 	TrustNotes(getenv func(string) string, root string) []string
 }
 
+// An EventNamer is a host whose payloads do not name their event (Copilot
+// CLI's native hooks): init registers each event's name on the hook's
+// command line (--event NAME), and the hook passes it on. ForEvent is the
+// host reading payloads of that event.
+type EventNamer interface {
+	ForEvent(name string) Host
+}
+
+// A Shared host's registration is run by other clients too (Copilot CLI
+// runs the hooks of Claude Code's .claude/settings.json). Serving is the
+// host a hook call really serves, judged from its environment: the host
+// itself, the client that runs its registration (whose name and output
+// shape the hook then uses), or nil when that client's own registration
+// answers the same call and this one must do nothing.
+type Shared interface {
+	Serving(getenv func(string) string) Host
+}
+
 // Sample is a host's way of playing the recorded session: how a person
 // starts it, the hook calls around a compaction, and what the start hook's
 // answer injects (claude.Sample): the demo plays it.

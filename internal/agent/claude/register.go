@@ -1,11 +1,14 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
@@ -55,13 +58,55 @@ func (h Host) SettingsFiles(getenv func(string) string, root string) ([]string, 
 	}, nil
 }
 
+// matchers are the matchers Register writes. PreCompact's is "*" (every
+// trigger, as Claude Code reads it): Copilot CLI, which reads the
+// project's .claude/settings.json too, rejects the whole file when a
+// PreCompact matcher is empty.
+var matchers = map[string]string{"PreCompact": "*"}
+
 // Register adds continuity's hooks to Claude Code settings. A continuity
 // hook already there in an older form (no --agent, another path) is
-// rewritten to command in place.
+// rewritten to command in place; one with an empty PreCompact matcher is
+// registered again with "*".
 func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
-	return install.Add(settings, install.Hook{Command: command, Events: events,
+	in := settings
+	if ourEmptyMatcher(settings) {
+		var err error
+		if settings, _, err = install.Remove(settings, "PreCompact"); err != nil {
+			return nil, false, err
+		}
+	}
+	out, _, err := install.Add(settings, install.Hook{Command: command, Events: events, Matchers: matchers,
 		Timeouts: map[string]int{"Stop": stopTimeout, "SessionEnd": sessionEndTimeout}})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, !bytes.Equal(out, in), nil
 }
+
+// emptyMatchers reports the PreCompact matcher groups of settings whose
+// matcher is "": ours (a continuity hook in the group) and others'.
+func emptyMatchers(settings []byte) (ours, others bool) {
+	if !gjson.ValidBytes(settings) {
+		return false, false
+	}
+	gjson.GetBytes(settings, "hooks.PreCompact").ForEach(func(_, group gjson.Result) bool {
+		m := group.Get("matcher")
+		if m.Type != gjson.String || m.Str != "" {
+			return true
+		}
+		mine := false
+		group.Get("hooks").ForEach(func(_, e gjson.Result) bool {
+			mine = mine || install.IsContinuityHook(e.Get("command").Str)
+			return !mine
+		})
+		ours, others = ours || mine, others || !mine
+		return true
+	})
+	return ours, others
+}
+
+func ourEmptyMatcher(settings []byte) bool { ours, _ := emptyMatchers(settings); return ours }
 
 // Unregister removes what Register added.
 func (Host) Unregister(settings []byte) ([]byte, bool, error) {
@@ -81,6 +126,18 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 	out := agent.Status{Events: st}
 	for _, ev := range install.Stale(st, events, name) {
 		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
+	}
+	if ours, others := emptyMatchers(settings); ours || others {
+		note := `Copilot CLI rejects this whole file, and runs none of its hooks, because a PreCompact matcher is "" ("matcher cannot be empty")`
+		if ours {
+			out.Stale = append(out.Stale, `PreCompact: matcher "", which Copilot CLI rejects (init writes "*")`)
+		}
+		if others {
+			note += `: give that PreCompact group "matcher": "*" (Claude Code reads it the same), or remove the key`
+		} else {
+			note += ": run `continuity init` again, which writes \"*\""
+		}
+		out.Notes = append(out.Notes, note)
 	}
 	if id := enabledPlugin(settings); id != "" {
 		for _, ev := range events {
