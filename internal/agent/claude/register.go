@@ -69,19 +69,47 @@ var matchers = map[string]string{"PreCompact": "*"}
 // rewritten to command in place; one with an empty PreCompact matcher is
 // registered again with "*".
 func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
-	in := settings
-	if ourEmptyMatcher(settings) {
-		var err error
-		if settings, _, err = install.Remove(settings, "PreCompact"); err != nil {
-			return nil, false, err
-		}
-	}
-	out, _, err := install.Add(settings, install.Hook{Command: command, Events: events, Matchers: matchers,
+	out, _, err := install.Add(fixMatchers(settings), install.Hook{Command: command, Events: events, Matchers: matchers,
 		Timeouts: map[string]int{"Stop": stopTimeout, "SessionEnd": sessionEndTimeout}})
 	if err != nil {
 		return nil, false, err
 	}
-	return out, !bytes.Equal(out, in), nil
+	return out, !bytes.Equal(out, settings), nil
+}
+
+// fixMatchers is settings with the empty matcher of each PreCompact group
+// that holds a continuity hook replaced by "*", in place: every other byte
+// stays.
+func fixMatchers(settings []byte) []byte {
+	if !gjson.ValidBytes(settings) {
+		return settings
+	}
+	var at []gjson.Result
+	gjson.GetBytes(settings, "hooks.PreCompact").ForEach(func(_, group gjson.Result) bool {
+		if m := group.Get("matcher"); m.Type == gjson.String && m.Str == "" && holdsContinuity(group) {
+			at = append(at, m)
+		}
+		return true
+	})
+	out := settings
+	for i := len(at) - 1; i >= 0; i-- {
+		m := at[i]
+		if m.Index <= 0 || m.Index+len(m.Raw) > len(out) || string(out[m.Index:m.Index+len(m.Raw)]) != m.Raw {
+			continue // no offset to edit at: leave it to doctor's note
+		}
+		out = append(append(append([]byte(nil), out[:m.Index]...), `"*"`...), out[m.Index+len(m.Raw):]...)
+	}
+	return out
+}
+
+// holdsContinuity reports whether a matcher group holds a continuity hook.
+func holdsContinuity(group gjson.Result) bool {
+	mine := false
+	group.Get("hooks").ForEach(func(_, e gjson.Result) bool {
+		mine = install.IsContinuityHook(e.Get("command").Str)
+		return !mine
+	})
+	return mine
 }
 
 // emptyMatchers reports the PreCompact matcher groups of settings whose
@@ -95,18 +123,12 @@ func emptyMatchers(settings []byte) (ours, others bool) {
 		if m.Type != gjson.String || m.Str != "" {
 			return true
 		}
-		mine := false
-		group.Get("hooks").ForEach(func(_, e gjson.Result) bool {
-			mine = mine || install.IsContinuityHook(e.Get("command").Str)
-			return !mine
-		})
+		mine := holdsContinuity(group)
 		ours, others = ours || mine, others || !mine
 		return true
 	})
 	return ours, others
 }
-
-func ourEmptyMatcher(settings []byte) bool { ours, _ := emptyMatchers(settings); return ours }
 
 // Unregister removes what Register added.
 func (Host) Unregister(settings []byte) ([]byte, bool, error) {
