@@ -41,6 +41,10 @@ type Event struct {
 	Prompt     string // BeforePrompt
 	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
+	// At is when the host says the call was made (zero when it does not):
+	// a host whose transcript lags behind its hooks finds the call's own
+	// record by it.
+	At time.Time
 }
 
 // Answer is what the core returns for an event: text for the model and a

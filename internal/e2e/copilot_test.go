@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"regexp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,14 +51,14 @@ func TestCopilotSession(t *testing.T) {
 			t.Errorf("session-end handoff's files lack %s:\n%s", want, end["Files touched"])
 		}
 	}
-	if !strings.Contains(end["Commands run"], "ls /nonexistent-e2e-dir") {
-		t.Errorf("commands: %q", end["Commands run"])
+	if !strings.Contains(end["Commands"], "ls /nonexistent-e2e-dir") {
+		t.Errorf("commands: %q", end["Commands"])
 	}
 	if all := strings.Join(mapValues(end), "\n"); !strings.Contains(all, "exit 2") {
 		t.Errorf("the failing command is not reported:\n%s", all)
 	}
-	if !strings.Contains(cp.read(filepath.Join("thoughts", "shared", "handoffs", copilotStream, names[len(names)-1])), "agent: copilot") {
-		t.Errorf("handoff not labelled copilot")
+	if head := cp.read(filepath.Join("thoughts", "shared", "handoffs", copilotStream, names[len(names)-1])); !regexp.MustCompile(`(?m)^agent: "?copilot"?$`).MatchString(head) {
+		t.Errorf("handoff not labelled copilot:\n%s", head)
 	}
 
 	// A manual compaction: only preCompact fires.
@@ -85,16 +86,37 @@ func TestCopilotSession(t *testing.T) {
 		}
 	}
 	names, all := cp.handoffs()
-	if n := strings.Count(all, "trigger: auto"); n == 0 {
+	if !regexp.MustCompile(`(?m)^trigger: "?auto"?$`).MatchString(all) {
 		t.Errorf("no handoff of the automatic compaction among %v", names)
 	}
-	if !strings.Contains(all, "SUMMARY-AUTO") && !strings.Contains(all, "SUMMARY-MANUAL") {
-		t.Errorf("no handoff carries a compaction summary:\n%s", all)
+	// The handoff of the automatic compaction carries the manual one's
+	// summary; the session's end, the automatic one's.
+	if auto := cp.handoff(names, "_pre-compact_"); !strings.Contains(auto["Summary"], "SUMMARY-MANUAL") {
+		t.Errorf("the automatic compaction's handoff lacks the manual compaction's summary:\n%s", auto["Summary"])
 	}
-	for _, r := range after[1:] {
-		if strings.Contains(strings.Join(userTexts(r), "\n"), "SUMMARY-AUTO") {
-			t.Logf("request after the automatic compaction: %q", userTexts(r))
+	if end := cp.handoff(names, "_session-end_"); !strings.Contains(end["Summary"], "SUMMARY-AUTO") {
+		t.Errorf("the last handoff lacks the automatic compaction's summary:\n%s", end["Summary"])
+	}
+	// After the automatic compaction (mid-turn), the next tool result
+	// brings goal, now and next back.
+	var back bool
+	for _, r := range after {
+		text := strings.Join(userTexts(r), "\n") + string(r.Body)
+		if strings.Contains(text, "SUMMARY-AUTO") && strings.Contains(text, copilotNow) {
+			back = true
 		}
+	}
+	if !back {
+		t.Errorf("no request after the automatic compaction carries the ledger's now")
+	}
+	hooks := cp.hookRecords(r1.ID)
+	autoAt := strings.Index(hooks, `"trigger":"auto"`)
+	refresh := regexp.MustCompile(`"hookType":"postToolUse","success":true,"output":\{"additionalContext":"continuity`).FindStringIndex(hooks)
+	if autoAt < 0 || refresh == nil || refresh[0] < autoAt {
+		t.Errorf("no postToolUse hook gave continuity's context after the automatic compaction:\n%s", hooks)
+	}
+	if n := strings.Count(hooks, `"output":{"additionalContext":"continuity`); n != 3 {
+		t.Errorf("%d injections, want 3 (start, resume, after the automatic compaction):\n%s", n, hooks)
 	}
 	if os.Getenv("E2E_DEBUG") != "" {
 		t.Logf("handoffs %v:\n%s", names, all)

@@ -126,6 +126,8 @@ func (h Host) Decode(payload []byte) (agent.Event, error) {
 		Transcript: str("transcriptPath", "transcript_path")}
 	if h.claude {
 		ev.Name = str("", "hook_event_name")
+	} else if ms := p.Get("timestamp").Int(); ms > 0 {
+		ev.At = time.UnixMilli(ms)
 	}
 	ev.Kind = kinds[ev.Name]
 	switch ev.Kind {
@@ -190,13 +192,22 @@ func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// flushWait bounds how long a handoff waits for Copilot to write the
+// events up to its own hook call (it writes them about every half second).
+const flushWait = 3 * time.Second
+
 // Refine decides whether a prompt or a tool result comes after a
 // compaction that took away what continuity injected: the session's events
-// show a compaction starting after the last injection of continuity's. The
-// core calls it only in a repository that has opted in.
+// show a compaction starting after the last injection of continuity's.
+// Before a handoff it waits until Copilot has written the session's events
+// up to this very hook call. The core calls it only in a repository that
+// has opted in.
 func (h Host) Refine(ev agent.Event) agent.Event {
-	if ev.Kind == agent.BeforePrompt {
+	switch ev.Kind {
+	case agent.BeforePrompt:
 		ev.Compacted = h.compactedSinceInjection(ev.Transcript)
+	case agent.BeforeCompact, agent.End:
+		h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait)
 	}
 	return ev
 }

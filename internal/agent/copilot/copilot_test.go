@@ -51,6 +51,9 @@ func TestDecodeNative(t *testing.T) {
 		}
 		want := c.want
 		want.Name, want.SessionID, want.Cwd = c.event, sessionID, "/home/kim/src/proj"
+		var p struct{ Timestamp int64 }
+		json.Unmarshal(sample(t, c.file), &p)
+		want.At = time.UnixMilli(p.Timestamp)
 		if want.Kind != agent.Ignore {
 			want.Transcript = events // given (preCompact, agentStop) or derived from COPILOT_HOME
 		}
@@ -223,5 +226,37 @@ func TestRefineAfterCompaction(t *testing.T) {
 	os.WriteFile(out, []byte(ours+pre), 0o644)
 	if h.Refine(agent.Event{Kind: agent.BeforePrompt, Transcript: out}).Compacted {
 		t.Error("read a transcript outside COPILOT_HOME/session-state")
+	}
+}
+
+// TestAwaitRecord: a handoff waits until Copilot has written the hook's
+// own start record (it writes its events behind), and no longer than its
+// limit when the record never comes.
+func TestAwaitRecord(t *testing.T) {
+	home := t.TempDir()
+	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
+	dir := filepath.Join(home, "session-state", sessionID)
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "events.jsonl")
+	os.WriteFile(path, []byte(`{"type":"assistant.message","data":{"content":"early"}}`+"\n"), 0o644)
+	at := time.UnixMilli(1795695196325)
+	rec := `{"type":"hook.start","data":{"hookType":"sessionEnd","input":{"timestamp":1795695196325}}}` + "\n"
+	if h.awaitRecord(path, "sessionEnd", at, 100*time.Millisecond) {
+		t.Fatal("found a record not written")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(150 * time.Millisecond)
+		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fh.WriteString(`{"type":"tool.execution_complete","data":{"success":true}}` + "\n" + rec)
+		fh.Close()
+	}()
+	if !h.awaitRecord(path, "sessionEnd", at, 10*time.Second) {
+		t.Fatal("the record written late was not found")
+	}
+	<-done
+	if h.awaitRecord(path, "sessionEnd", at.Add(time.Millisecond), 0) {
+		t.Error("another call's record taken for this one")
 	}
 }

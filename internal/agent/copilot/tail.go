@@ -3,6 +3,7 @@ package copilot
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -26,6 +27,25 @@ const ourPrefix = "continuity"
 // is read, and only its last tailMax bytes: the compaction that matters
 // is a few records back.
 func (h Host) compactedSinceInjection(path string) bool {
+	found := false
+	h.scanTail(path, func(rec []byte) bool {
+		switch recordSays(rec) {
+		case sawCompaction:
+			found = true
+			return false
+		case sawInjection:
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// scanTail calls fn with the records of the last tailMax bytes of the
+// events at path, the last first, until fn returns false. Only a regular
+// file inside Copilot's session-state directory is read. It reports
+// whether the file could be read.
+func (h Host) scanTail(path string, fn func(rec []byte) bool) bool {
 	dir := h.TranscriptDir(h.env, "")
 	if dir == "" || path == "" {
 		return false
@@ -42,15 +62,40 @@ func (h Host) compactedSinceInjection(path string) bool {
 	}
 	for end := len(buf); end > 0; {
 		start := bytes.LastIndexByte(buf[:end], '\n') + 1
-		switch recordSays(buf[start:end]) {
-		case sawCompaction:
-			return true
-		case sawInjection:
-			return false
+		if !fn(buf[start:end]) {
+			break
 		}
 		end = start - 1
 	}
-	return false
+	return true
+}
+
+// flushPoll is how often awaitRecord looks again.
+const flushPoll = 50 * time.Millisecond
+
+// awaitRecord waits, at most limit, until the events at path hold the
+// hook.start record of this very call (its type, and the payload's
+// timestamp): Copilot writes its events behind, about every half second,
+// and a handoff read before then would miss the last tool calls and
+// replies. It reports whether the record came.
+func (h Host) awaitRecord(path, hookType string, at time.Time, limit time.Duration) bool {
+	if at.IsZero() {
+		return false
+	}
+	ms := at.UnixMilli()
+	deadline := time.Now().Add(limit)
+	for {
+		found := false
+		h.scanTail(path, func(rec []byte) bool {
+			r := gjson.ParseBytes(rec)
+			found = r.Get("type").Str == "hook.start" && r.Get("data.hookType").Str == hookType && r.Get("data.input.timestamp").Int() == ms
+			return !found
+		})
+		if found || time.Now().After(deadline) {
+			return found
+		}
+		time.Sleep(flushPoll)
+	}
 }
 
 type tailMark int
