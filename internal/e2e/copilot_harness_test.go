@@ -130,14 +130,20 @@ func (cp *copilotProject) runCopilot(responses []chatapi.Response, extraEnv []st
 	return copilotRun{ID: cp.sessionID(), Requests: cp.chat.Requests()[before:], Stderr: stderr.String()}
 }
 
-// sessionID is the one session in COPILOT_HOME.
+// sessionID is the session in COPILOT_HOME whose events changed last.
 func (cp *copilotProject) sessionID() string {
 	cp.t.Helper()
 	ents, _ := filepath.Glob(filepath.Join(cp.home, "session-state", "*", "events.jsonl"))
-	if len(ents) != 1 {
-		cp.t.Fatalf("%d sessions in %s", len(ents), cp.home)
+	if len(ents) == 0 {
+		cp.t.Fatalf("no session in %s", cp.home)
 	}
-	return filepath.Base(filepath.Dir(ents[0]))
+	newest, at := "", time.Time{}
+	for _, e := range ents {
+		if fi, err := os.Stat(e); err == nil && fi.ModTime().After(at) {
+			newest, at = e, fi.ModTime()
+		}
+	}
+	return filepath.Base(filepath.Dir(newest))
 }
 
 // turns are the requests of the agent's turns (offering tools, not a
