@@ -247,3 +247,11 @@ func (Host) TranscriptDir(getenv func(string) string, _ string) string {
 	}
 	return filepath.Join(h, "session-state")
 }
+
+var _ agent.ClientNamer = Host{}
+
+// ClientNames are the command names of Copilot CLI's client process. Its
+// native binary (which the npm package's loader only starts) is a Node
+// single executable that names its main thread, and so its process,
+// "MainThread" (measured with 1.0.102); "copilot" is the file's name.
+func (Host) ClientNames() []string { return []string{"MainThread", "copilot"} }
