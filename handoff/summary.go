@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/frontmatter"
+	"github.com/continuity-md/continuity/ledger"
 )
 
 // CleanSummary turns a compaction summary as the host sends it (an
@@ -65,7 +65,7 @@ func SetSummary(src []byte, summary string) ([]byte, error) {
 
 // bodyOffset is where the markdown after the front matter starts.
 func bodyOffset(src []byte) int {
-	b, found, _ := frontmatter.Split(src)
+	b, found, _ := ledger.SplitFront(src)
 	if !found {
 		return 0
 	}

@@ -12,10 +12,6 @@ import (
 // ErrNotFound reports that no ledger exists under a given name.
 var ErrNotFound = errors.New("ledger not found")
 
-// ErrSectionStyle reports an edit attempted on a section-style ledger, which
-// must first be converted with Import.
-var ErrSectionStyle = errors.New("section-style ledger: convert it with `continuity import` before editing")
-
 // Format tells how a ledger stores its fields.
 type Format int
 
@@ -52,6 +48,12 @@ type Ledger struct {
 	// section-style ledgers).
 	Body []byte `json:"-"`
 	Src  []byte `json:"-"`
+	// Present names the keys the front matter holds, in order (a reader of
+	// other formats fills only the fields a ledger does not carry).
+	Present []string `json:"-"`
+	// Extra is the front matter's lines of keys the ledger does not know,
+	// verbatim (a conversion keeps them as they were written).
+	Extra string `json:"-"`
 }
 
 // Problem is one validation failure, printed as "path:line: message".

@@ -158,10 +158,8 @@ func (e Edit) once(src []byte) ([]byte, error) {
 }
 
 // Apply makes edits on src in order, then sets `updated` to now, and
-// checks that the result parses. It parses a ledger once before the edits,
-// once between two edits, and checks the result by parsing only the lines
-// around what changed (checkLocal), else the whole of it: on a long ledger
-// the YAML parse is nearly all an edit costs. src must be a valid front matter
+// checks that the result parses: one full parse before the edits, one
+// between two edits, one of the result. src must be a valid front matter
 // ledger; nothing is returned unless every edit succeeds.
 func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	for _, e := range edits {
@@ -203,13 +201,6 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 		return nil, err
 	}
 	if merged, ok := mergeSplice(src, out, touched); ok {
-		// The result is checked where it changed; what the first parse
-		// cannot vouch for is parsed whole.
-		if localChecks {
-			if m, ok := first.checkLocal(merged, []change{diffChange(src, out), diffChange(src, touched)}); ok && m.updatedIs(stamp) {
-				return merged, nil
-			}
-		}
 		if d, err := parseChecked(merged); err == nil && d.updatedIs(stamp) {
 			return merged, nil
 		}
@@ -224,10 +215,6 @@ func Apply(src []byte, now time.Time, edits ...Edit) ([]byte, error) {
 	}
 	return checked(touched, nil)
 }
-
-// localChecks lets Apply check its result where it changed (checkLocal)
-// rather than by a full parse; tests turn it off to compare the two.
-var localChecks = true
 
 // parseChecked parses an edit's result; one that does not parse is a bug in
 // the edit, reported as errBrokenEdit.

@@ -55,11 +55,6 @@ func editable(src []byte, key string) (*frontDoc, error) {
 	if err := checkConflict("", src); err != nil {
 		return nil, err
 	}
-	if !hasFrontMatterStart(src) {
-		if _, ok := parseSections("", src); ok {
-			return nil, ErrSectionStyle
-		}
-	}
 	d, err := parseFront("", src)
 	if err != nil {
 		return nil, err

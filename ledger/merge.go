@@ -85,11 +85,6 @@ func parseMergeSide(name string, src []byte, emptyOK bool) (mergeSide, error) {
 	if emptyOK && len(bytes.TrimSpace(src)) == 0 {
 		return mergeSide{}, nil
 	}
-	if !hasFrontMatterStart(src) {
-		if _, ok := parseSections(name, src); ok {
-			return mergeSide{}, fmt.Errorf("%s: %w", name, ErrSectionStyle)
-		}
-	}
 	d, err := parseFront(name, src)
 	if err == nil {
 		_, err = d.model()

@@ -11,8 +11,6 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/continuity-md/continuity/internal/frontmatter"
 )
 
 // Keys of the ledger's front matter, in the order a new ledger writes them.
@@ -70,7 +68,7 @@ type frontDoc struct {
 // false when the file does not start with a "---" line; open is the offset of
 // that line when it starts one but never closes it.
 func splitFrontMatter(src []byte) (fmStart, fmEnd, body int, found bool, open int) {
-	b, found, err := frontmatter.Split(src)
+	b, found, err := SplitFront(src)
 	if err != nil {
 		return 0, 0, 0, false, b.Open
 	}
@@ -82,7 +80,7 @@ func splitFrontMatter(src []byte) (fmStart, fmEnd, body int, found bool, open in
 
 // hasFrontMatterStart reports whether the file opens with a "---" line.
 func hasFrontMatterStart(src []byte) bool {
-	_, found, err := frontmatter.Split(src)
+	_, found, err := SplitFront(src)
 	return found || err != nil
 }
 
@@ -151,14 +149,7 @@ func Parse(path string, src []byte) (*Ledger, error) {
 		return nil, err
 	}
 	if !hasFrontMatterStart(src) {
-		l, ok := parseSections(path, src)
-		if !ok {
-			return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
-		}
-		if i := invalidUTF8(src); i >= 0 {
-			return nil, Problems{{Path: path, Line: lineOf(src, i), Msg: "ledger is not valid UTF-8"}}
-		}
-		return l, nil
+		return nil, Problems{{Path: path, Line: 1, Msg: "no front matter"}}
 	}
 	d, err := parseFront(path, src)
 	if err != nil {
@@ -168,18 +159,21 @@ func Parse(path string, src []byte) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	present := map[string]bool{}
+	var extra strings.Builder
 	for _, e := range d.entries {
-		present[e.key.Value] = true
+		l.Present = append(l.Present, e.key.Value)
+		if !scalarKeys[e.key.Value] && !listKeys[e.key.Value] {
+			extra.Write(src[e.lineStart:e.limit])
+		}
 	}
-	fillFromBody(l, present)
+	l.Extra = extra.String()
 	return l, nil
 }
 
 // parseFront splits and decodes a front matter ledger, checking the YAML's
 // syntax and shape.
 func parseFront(path string, src []byte) (*frontDoc, error) {
-	b, found, err := frontmatter.Split(src)
+	b, found, err := SplitFront(src)
 	if err != nil {
 		return nil, Problems{{Path: path, Line: lineOf(src, b.Open), Msg: "front matter is not closed (no closing --- line)"}}
 	}
@@ -205,8 +199,7 @@ func parseFront(path string, src []byte) (*frontDoc, error) {
 	}
 	// A byte order mark inside: yaml.v3 reads one at a line's start as part
 	// of the key or skips it, by where it falls in its 512-byte reads, so
-	// the same line would parse one way here and another in a chunk an edit
-	// checks (localcheck.go).
+	// the same line could parse one way before an edit and another after.
 	if i := bytes.Index(yml, bom); i >= 0 {
 		return nil, Problems{{Path: path, Line: lineOf(src, fmStart+i), Msg: "front matter holds a byte order mark (U+FEFF)"}}
 	}

@@ -1,8 +1,9 @@
-// Package cmdutil holds what continuity's commands share in how they are
-// called and how they answer (as gh's pkg/cmdutil does): usage errors and
-// the argument checks that make them, the error already explained, the
-// --json writer, and wording helpers. It knows cobra, never a use case.
 package main
+
+// What continuity's commands share in how they are called and how they answer
+// (as gh's pkg/cmdutil does): usage errors and the argument checks that make
+// them, the error already explained, the --json writer, and wording helpers.
+// It knows cobra, never a use case.
 
 import (
 	"encoding/json"
@@ -24,16 +25,48 @@ func (e UsageError) Unwrap() error { return e.Err }
 // ErrSilent is a failure already explained on stderr (exit 1, no message).
 var ErrSilent = errors.New("failed")
 
-// IsCobraUsage reports whether err is cobra's word for a usage mistake (an
-// unknown command or flag, a wrong argument count).
-func IsCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag"} {
-		if strings.Contains(s, p) {
-			return true
+// TypedUsage makes every usage mistake cobra finds in root's tree a
+// UsageError: a wrong argument count or an unknown subcommand (the
+// commands' Args), and a required flag left out (checked before the
+// command runs). Flag parse errors go through root's flag error function.
+// The exit code is then decided by type, never by cobra's wording.
+func TypedUsage(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		args := c.Args
+		if args == nil {
+			args = defaultArgs
+		}
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			if err := args(cmd, a); err != nil {
+				return UsageError{err}
+			}
+			return nil
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
 		}
 	}
-	return false
+	walk(root)
+	if !root.Runnable() {
+		// Only a runnable command has its Args checked: the root prints
+		// its help when called bare, as cobra does for a command group.
+		root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+}
+
+// defaultArgs is what cobra checks when a command sets no Args: a root
+// command with subcommands takes no argument that is not one of them; any
+// other command takes anything.
+func defaultArgs(cmd *cobra.Command, args []string) error {
+	if cmd.HasParent() || !cmd.HasSubCommands() || len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return errors.New(msg)
 }
 
 // StrictCompletion makes cobra's completion command refuse a missing or

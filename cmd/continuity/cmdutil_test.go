@@ -66,9 +66,7 @@ func TestWordsAndJSON(t *testing.T) {
 	if FirstLine(errors.New("a\nb")) != "a" {
 		t.Error("FirstLine")
 	}
-	if !IsCobraUsage(errors.New(`unknown flag: --x`)) || IsCobraUsage(errors.New("ledger x: not found")) {
-		t.Error("IsCobraUsage")
-	}
+
 	var b bytes.Buffer
 	if err := WriteJSON(&b, map[string]string{"cmd": "a && b <c>"}); err != nil || b.String() != "{\n  \"cmd\": \"a && b <c>\"\n}\n" {
 		t.Errorf("WriteJSON: %q", b.String())

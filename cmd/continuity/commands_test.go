@@ -223,3 +223,27 @@ func TestListShowContextSize(t *testing.T) {
 		t.Errorf("show piped must print the file's exact bytes:\n%s", out)
 	}
 }
+
+// TestExitCodesByType: the exit code follows the error's type, never its
+// wording: cobra's usage mistakes exit 2, and a file operation that fails
+// with EINVAL ("invalid argument", the word cobra uses for a bad flag
+// value) is a failure, exit 1.
+func TestExitCodesByType(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"nosuchcommand"}, 2},
+		{[]string{"show", "a", "b", "c"}, 2},
+		{[]string{"list", "--recent", "x"}, 2},
+		{[]string{"list", "--nosuchflag"}, 2},
+		{[]string{"lint", "bad\x00name.md"}, 1},
+	} {
+		var out, errw bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errw)
+		if code != tt.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, errw.String())
+		}
+	}
+}

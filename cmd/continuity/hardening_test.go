@@ -21,6 +21,7 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 
 	"github.com/continuity-md/continuity/internal/agent/claude"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // The hardening test feeds the real binary bad input — payloads, transcript
@@ -59,7 +60,7 @@ type hCase struct {
 	env    []string // $ROOT is the case's directory
 	code   int
 	limit  time.Duration // default 10 s
-	heavy  bool          // skipped with -short
+	heavy  bool          // a long test: skipped unless CONTINUITY_LONG=1
 	json   bool          // stdout is exactly one JSON object (else empty)
 	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
@@ -390,8 +391,8 @@ func TestHardening(t *testing.T) {
 	var slowName string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.heavy && testing.Short() {
-				t.Skip("a heavy case: skipped with -short")
+			if c.heavy && testkit.Short() {
+				t.Skip("a heavy case: a long test (" + testkit.LongEnv + "=1)")
 			}
 			e := newHEnv(t, bin, tpl)
 			if c.setup != nil {

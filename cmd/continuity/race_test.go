@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -145,7 +146,7 @@ func TestCrashKilledHooksAndEdits(t *testing.T) {
 	nextSpan := medianRun(t, func(i int) *exec.Cmd { return raceCmd(e, nil, nil, "next", fmt.Sprintf("warm-%d", i)) })
 
 	kills, parallel := 300, 4
-	if testing.Short() {
+	if testkit.Short() {
 		kills = 60
 	}
 	itemRE := regexp.MustCompile(`^(warm-\d+|crash-\d+-[a-z]+-end|final)$`)
@@ -311,7 +312,7 @@ func TestRaceHooksEditsEditor(t *testing.T) {
 	writeFile(t, e.ledger, append(mustRead(t, e.ledger), notes.Bytes()...), 0o644)
 	known := knownFiles(t, e)
 	runFor := 4 * time.Second
-	if testing.Short() {
+	if testkit.Short() {
 		runFor = time.Second
 	}
 	begin := time.Now()

@@ -1,7 +1,8 @@
-// Package render styles continuity's files for a person at a terminal: a
-// ledger's fields aligned, its lists marked, its markdown body styled by
-// its structure (goldmark), the text kept as written.
 package main
+
+// The terminal view of continuity's files for a person: a ledger's fields
+// aligned, its lists marked, its markdown body styled by its structure
+// (goldmark), the text kept as written.
 
 import (
 	"bytes"

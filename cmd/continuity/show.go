@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/ledger"
@@ -59,7 +60,7 @@ func runShow(a *app, o showOptions) error {
 		_, err = a.out.Write(src)
 		return err
 	}
-	l, err := ledger.Parse(p.Rel(path), src)
+	l, err := compat.ParseLedger(p.Rel(path), src)
 	if err != nil {
 		if !o.JSON {
 			_, werr := a.out.Write(src) // show what is there; the problem goes to stderr

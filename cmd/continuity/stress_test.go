@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // These tests run the real binary as many processes at once, and kill it
@@ -32,7 +34,7 @@ func buildBinary(t *testing.T) string {
 // ledger x; run executes the binary there.
 func stressRepo(t *testing.T) (dir string, run func(args ...string) *exec.Cmd) {
 	t.Helper()
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("builds the binary and spawns many processes")
 	}
 	bin := buildBinary(t)

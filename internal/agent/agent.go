@@ -1,10 +1,11 @@
-// Package host is the seam between continuity's core and the coding agents it
-// serves. A host package (internal/agent/claude, codex, gemini) knows one
-// agent: the payload its hooks receive and the answer they print, where its
-// transcripts live and how they read, how its hooks are registered, and its
-// limits. Nothing outside a host package knows an agent's names, paths or
-// environment variables; the core speaks only in the neutral Event and
-// Answer below.
+// Package agent is the contract between continuity's core and the coding
+// agents it serves, in this one file: the neutral Event and Answer, and Host,
+// what every agent package implements, with the optional capabilities
+// declared beside it. An agent package (internal/agent/claude, codex,
+// gemini, …) knows one agent: the payload its hooks receive and the answer
+// they print, where its transcripts live and how their records read, how its
+// hooks are registered, and its limits. Nothing outside an agent package
+// knows an agent's names, paths or environment variables.
 package agent
 
 import (
@@ -41,6 +42,9 @@ type Event struct {
 	Prompt     string // BeforePrompt
 	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
+	// Subagent is the subagent's id when a subagent's hook fired: SessionID
+	// is then its parent session's, to which its work belongs.
+	Subagent string
 	// At is when the host says the call was made (zero when it does not):
 	// a host whose transcript lags behind its hooks finds the call's own
 	// record by it.

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ErrTranscriptOutside reports a transcript, named by a hook's payload,
@@ -25,7 +25,7 @@ var ErrTranscriptOutside = errors.New("lies outside the agent's own session dire
 // subagent file that fails the check is left out; the transcript failing
 // it is an error whose text carries the path cut and redacted. A path a
 // person named on the command line (named true) may lie anywhere.
-func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]string, error) {
+func transcriptFiles(p *workspace.Workspace, e Env, path string, named bool) ([]string, error) {
 	var roots []string
 	if !named {
 		if d := e.Host.TranscriptDir(e.Getenv, p.Root); d != "" {
@@ -86,7 +86,7 @@ func checkTranscript(path string, roots []string) error {
 
 // shownPath is path as a stderr line may show it: redacted, on one line,
 // cut to its last 80 characters or so.
-func shownPath(p *project.Project, path string) string {
+func shownPath(p *workspace.Workspace, path string) string {
 	s := path
 	if p != nil {
 		s = p.Redact(s)
@@ -123,18 +123,19 @@ func causeOf(err error) string {
 	}
 }
 
-// refused reports whether readFacts's warnings say the transcript was
-// refused (outside the host's directory, not a regular file, a kernel
-// file): then the session's activity is unknown, not none, so a session
-// end hands off from git and the ledger and says why, instead of taking
-// the session for idle.
-func refused(warn []string) bool {
-	for _, w := range warn {
-		for _, e := range []error{ErrTranscriptOutside, safefile.ErrPseudoFile, safefile.ErrNotRegular} {
-			if strings.Contains(w, e.Error()) {
-				return true
-			}
-		}
-	}
-	return false
+// readWarnings are what readFacts says went wrong short of failing: a line
+// each, and whether the transcript was refused.
+type readWarnings struct {
+	lines []string
+	// refused: the transcript lay outside the host's directory, was not a
+	// regular file, or was a kernel file. The session's activity is then
+	// unknown, not none, so a session end hands off from git and the
+	// ledger and says why, instead of taking the session for idle.
+	refused bool
+}
+
+// isRefusal reports an error that refuses a transcript for where it lies
+// or what kind of file it is.
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrTranscriptOutside) || errors.Is(err, safefile.ErrPseudoFile) || errors.Is(err, safefile.ErrNotRegular)
 }

@@ -1,9 +1,10 @@
-// Package demo holds the sample session `continuity demo` runs on: a
-// transcript recorded from the real Claude Code 2.1.328 (offline, against a
-// scripted stand-in API) in which the agent creates two tasks, writes and
-// edits src/auth/token.go, runs two commands (one fails), updates the tasks,
-// and the session is then compacted with /compact.
 package core
+
+// The sample session `continuity demo` runs on: a transcript recorded from the
+// real Claude Code 2.1.328 (offline, against a scripted stand-in API) in
+// which the agent creates two tasks, writes and edits src/auth/token.go, runs
+// two commands (one fails), updates the tasks, and the session is then
+// compacted with /compact.
 
 import _ "embed"
 

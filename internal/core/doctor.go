@@ -1,8 +1,9 @@
-// Package doctor is what `continuity doctor` checks: for each host, its
-// settings files, each hook registered and in the current form, and the
-// binary the hooks run; for the repository, its directories, the merge
-// driver, the ledgers and how the last hook runs ended.
 package core
+
+// What `continuity doctor` checks: for each agent, its settings files, each
+// hook registered and in the current form, and the binary the hooks run; for
+// the repository, its directories, the merge driver, the ledgers and how the
+// last hook runs ended.
 
 import (
 	"errors"
@@ -17,15 +18,16 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
-	"github.com/continuity-md/continuity/ledger"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // DoctorOptions say what doctor checks.
 type DoctorOptions struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
@@ -287,7 +289,7 @@ func checkRepo(o DoctorOptions) []Check {
 	for _, li := range infos {
 		src, err := safefile.Read(li.Path, p.WriteOptions())
 		if err == nil {
-			_, err = ledger.Parse(p.Rel(li.Path), src)
+			_, err = compat.ParseLedger(p.Rel(li.Path), src)
 		}
 		if err != nil {
 			add("ledger", false, firstLine(err), "fix the ledger in your editor (continuity lint shows every problem)")
@@ -299,8 +301,8 @@ func checkRepo(o DoctorOptions) []Check {
 		add("active ledger", true, active+" ("+why+")", "")
 	}
 	// Last hook runs.
-	var runs []project.Run
-	for _, s := range p.Sessions() {
+	var runs []localstate.Run
+	for _, s := range p.Local.Sessions() {
 		runs = append(runs, s.Runs...)
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].At.After(runs[j].At) })
@@ -325,7 +327,7 @@ func checkRepo(o DoctorOptions) []Check {
 // fresh clone names a driver it does not define, and git then merges
 // ledgers as plain text; and a .gitattributes line left for a former
 // ledger directory sends nothing to the driver.
-func mergeDriverChecks(p *project.Project) []Check {
+func mergeDriverChecks(p *workspace.Workspace) []Check {
 	sample := LedgerSample(p)
 	if p.Repo.Root == "" || sample == "" {
 		return nil

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -57,7 +58,7 @@ func (c Change) edits(red func(string) string, now time.Time) []ledger.Edit {
 // Edit makes c on the ledger at path under the lock, refreshing `updated`,
 // and returns its bytes before and after. A ledger that does not parse is
 // left untouched.
-func Edit(p *project.Project, path string, now time.Time, c Change) (before, after []byte, err error) {
+func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before, after []byte, err error) {
 	rel := p.Rel(path)
 	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
 		if old == nil {
@@ -70,7 +71,10 @@ func Edit(p *project.Project, path string, now time.Time, c Change) (before, aft
 		// saved in between, and an edit such as Finish runs in steps).
 		out, err := ledger.Apply(old, now, c.edits(p.Redact, now)...)
 		if err != nil {
-			if _, perr := ledger.Parse(rel, old); perr != nil {
+			if compat.IsSectionStyle(old) {
+				return nil, fmt.Errorf("ledger %s: %w", rel, compat.ErrSectionStyle)
+			}
+			if _, perr := compat.ParseLedger(rel, old); perr != nil {
 				return nil, perr
 			}
 			return nil, ledger.WithPath(err, rel)
@@ -87,11 +91,11 @@ func Edit(p *project.Project, path string, now time.Time, c Change) (before, aft
 // NowMoved reports whether a done edit moved now on (it finished now), and
 // now after it.
 func NowMoved(path string, before, after []byte) (moved bool, now string) {
-	lb, err := ledger.Parse(path, before)
+	lb, err := compat.ParseLedger(path, before)
 	if err != nil {
 		return false, ""
 	}
-	la, err := ledger.Parse(path, after)
+	la, err := compat.ParseLedger(path, after)
 	if err != nil || la.Now == lb.Now {
 		return false, ""
 	}
@@ -110,7 +114,7 @@ type Edited struct {
 }
 
 // Apply makes c on the ledger at path (see Edit) and says what it did.
-func Apply(p *project.Project, path string, now time.Time, c Change) (Edited, error) {
+func Apply(p *workspace.Workspace, path string, now time.Time, c Change) (Edited, error) {
 	rel := p.Rel(path)
 	before, after, err := Edit(p, path, now, c)
 	if err != nil {

@@ -18,10 +18,12 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -61,19 +63,20 @@ const gitBudget = 400 * time.Millisecond
 // time and name is not written again. A handoff written with problems
 // (an unread transcript, a ledger left as it was) returns both its path
 // and an error naming them.
-func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
-	facts, warn, err := readFacts(p, e, r)
+func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
+	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
 	if err != nil {
 		return Written{}, err
 	}
+	warn := fw.lines
 	read := readLine(facts)
 	activity := activityHash(facts)
-	if r.SkipIfSame && idle(facts) && !refused(warn) {
+	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
-	var prev project.Session
+	var prev localstate.Session
 	if r.AgentSession != "" {
-		prev = p.LoadSession(r.AgentSession)
+		prev = p.Local.LoadSession(r.AgentSession)
 		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
 			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
 		}
@@ -119,7 +122,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		}
 	}
 	if r.AgentSession != "" {
-		if err := p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
 			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
 		}); err != nil {
 			warn = append(warn, "local state: "+err.Error())
@@ -138,15 +141,15 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 // inside the host's budget; a transcript that cannot be read is then a
 // warning, not a failure. A transcript a person named is read whole, and
 // one that cannot be read or is not a transcript is an error.
-func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, error) {
+func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWarnings, error) {
 	if r.Transcript == "" {
-		return &handoff.Facts{}, nil, nil
+		return &handoff.Facts{}, readWarnings{}, nil
 	}
-	fail := func(err error) (*handoff.Facts, []string, error) {
+	fail := func(err error) (*handoff.Facts, readWarnings, error) {
 		if r.Named {
-			return nil, nil, fmt.Errorf("transcript %s: %w", r.Transcript, err)
+			return nil, readWarnings{}, fmt.Errorf("transcript %s: %w", r.Transcript, err)
 		}
-		return &handoff.Facts{}, []string{fmt.Sprintf("transcript not read (%v)", err)}, nil
+		return &handoff.Facts{}, readWarnings{lines: []string{fmt.Sprintf("transcript not read (%v)", err)}, refused: isRefusal(err)}, nil
 	}
 	// Never a device, a FIFO or a /proc file, whatever a payload says (one
 	// could hold the hook forever), and for a hook only the host's own.
@@ -157,7 +160,7 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	d := e.Host.NewDecoder(p.Root, p.Redact)
 	var cp *transcript.Checkpoint
 	var deadline time.Time
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+	stateDir := p.Local.TranscriptDir()
 	if !r.Named {
 		if r.AgentSession != "" {
 			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
@@ -176,14 +179,14 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, []string, 
 	if r.Named && facts.Bytes == 0 {
 		return fail(fmt.Errorf("%w (an empty file)", transcript.ErrNotTranscript))
 	}
-	var warn []string
+	var warn readWarnings
 	if !r.Named && r.AgentSession != "" && next != nil {
 		if err := transcript.SaveCheckpoint(stateDir, r.AgentSession, next); err != nil {
-			warn = append(warn, "transcript checkpoint not kept: "+firstLine(err))
+			warn.lines = append(warn.lines, "transcript checkpoint not kept: "+firstLine(err))
 		}
 	}
 	if facts.Partial {
-		warn = append(warn, "the transcript was read only in part before the deadline; the next hook goes on from there")
+		warn.lines = append(warn.lines, "the transcript was read only in part before the deadline; the next hook goes on from there")
 	}
 	return facts, warn, nil
 }
@@ -199,8 +202,8 @@ const TurnBudget = 2 * time.Second
 // later handoff (or the recovery of a session that died) reads only what is
 // new. No committed file is written. moved is false when nothing was
 // appended, and then nothing is written at all.
-func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, moved bool, err error) {
+	stateDir := p.Local.TranscriptDir()
 	cp := transcript.LoadCheckpoint(stateDir, id)
 	files, err := transcriptFiles(p, e, path, false)
 	if err != nil {
@@ -265,7 +268,7 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
 // uncommitted paths.
-func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string {
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, budget time.Duration) []string {
 	if p.Repo.Root == "" {
 		return nil
 	}
@@ -283,7 +286,7 @@ func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string
 
 // build assembles the handoff: the session's files first, then what else
 // is uncommitted in the work tree (continuity's own files left out).
-func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
+func build(p *workspace.Workspace, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
 	g := *f
 	g.Files = mergeFiles(f.Files, notOurs(p, dirty))
 	h := handoff.Build(meta, &g, l)
@@ -327,7 +330,7 @@ func idle(f *handoff.Facts) bool {
 // the stream (at prevPath) did not list, by whole line: "RS256" is new
 // after "RS256, not HS256". A decision whose reason or date changed is
 // marked too. Without a readable previous handoff nothing is marked.
-func markDecisions(p *project.Project, prevPath string, h *handoff.Handoff) {
+func markDecisions(p *workspace.Workspace, prevPath string, h *handoff.Handoff) {
 	src, err := safefile.Read(prevPath, p.WriteOptions())
 	if err != nil {
 		return
@@ -373,11 +376,11 @@ func keepSections(h *handoff.Handoff, keep []string) {
 
 // notOurs drops continuity's own directories (and their parents, which git
 // reports when they are untracked) from a list of repository paths.
-func notOurs(p *project.Project, paths []string) []string {
+func notOurs(p *workspace.Workspace, paths []string) []string {
 	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
 	var out []string
 	for _, f := range paths {
-		mine := f == project.ConfigFile
+		mine := f == workspace.ConfigFile
 		for _, d := range own {
 			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
 				mine = true
@@ -413,7 +416,7 @@ func mergeFiles(a, b []string) []string {
 // redacts the whole file again: a project's template may print more. A
 // project template that cannot be used (not a tracked file, broken, too
 // slow, printing too much) gives way to the built-in one; problem says why.
-func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string, err error) {
+func render(p *workspace.Workspace, h *handoff.Handoff) (body []byte, problem string, err error) {
 	tmpl, terr := p.HandoffTemplate()
 	if terr != nil {
 		problem = terr.Error() + "; the built-in template was used"
@@ -431,8 +434,8 @@ func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string
 // write creates the handoff file, never over another: a name taken in the
 // same second gets "~2", "~3", … (only the file name changes, and enough
 // tries that a burst of hooks never loses a handoff).
-func write(p *project.Project, r Request, created time.Time, body []byte) (string, error) {
-	dir, err := p.HandoffSessionDir(r.Name)
+func write(p *workspace.Workspace, r Request, created time.Time, body []byte) (string, error) {
+	dir, err := p.StreamHandoffDir(r.Name)
 	if err != nil {
 		return "", err
 	}
@@ -461,7 +464,7 @@ func write(p *project.Project, r Request, created time.Time, body []byte) (strin
 
 // updateLedgerFiles adds the files a session touched (inside the
 // repository) to the ledger's files list and refreshes updated.
-func updateLedgerFiles(p *project.Project, name string, files []string, now time.Time) error {
+func updateLedgerFiles(p *workspace.Workspace, name string, files []string, now time.Time) error {
 	var rel []string
 	for _, f := range notOurs(p, files) {
 		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
@@ -482,7 +485,7 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 		}
 		out, err := ledger.Apply(old, now, edits...)
 		if err != nil {
-			if _, perr := ledger.Parse(p.Rel(path), old); perr != nil {
+			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
 				return nil, perr
 			}
 		}
@@ -492,12 +495,12 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 
 // AddSummary adds a compaction summary (as the host sends it) to the
 // handoff agent session id wrote before the compaction.
-func AddSummary(p *project.Project, id, raw string) (string, error) {
+func AddSummary(p *workspace.Workspace, id, raw string) (string, error) {
 	summary := p.Redact(handoff.CleanSummary(raw))
 	if summary == "" {
 		return "no compaction summary in the payload", nil
 	}
-	s := p.LoadSession(id)
+	s := p.Local.LoadSession(id)
 	if s.Handoff == "" {
 		return "", errors.New("no handoff from before the compaction for this session; summary not recorded")
 	}

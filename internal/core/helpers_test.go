@@ -12,8 +12,8 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -55,7 +55,7 @@ type repo struct {
 	t   *testing.T
 	dir string
 	env map[string]string
-	p   *project.Project
+	p   *workspace.Workspace
 }
 
 func (r *repo) getenv(k string) string { return r.env[k] }
@@ -90,7 +90,7 @@ func (r *repo) git(args ...string) {
 // reopen opens the project again (after a config change).
 func (r *repo) reopen() {
 	r.t.Helper()
-	p, err := project.OpenWith(r.dir, r.getenv)
+	p, err := workspace.OpenWith(r.dir, r.getenv)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -5,8 +5,9 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -25,7 +26,7 @@ type LintProblem struct {
 
 // Lint validates the ledgers named (relative to dir), or with none every
 // ledger in the ledger directory.
-func Lint(p *project.Project, dir string, files []string) (LintReport, error) {
+func Lint(p *workspace.Workspace, dir string, files []string) (LintReport, error) {
 	if len(files) == 0 {
 		infos, err := p.Ledgers()
 		if err != nil {
@@ -49,7 +50,7 @@ func Lint(p *project.Project, dir string, files []string) (LintReport, error) {
 			continue
 		}
 		if err == nil {
-			_, err = ledger.Parse(name, src)
+			_, err = compat.ParseLedger(name, src)
 		}
 		var probs ledger.Problems
 		switch {

@@ -1,8 +1,9 @@
-// Package mergedriver is continuity's git merge driver for ledgers (git runs
-// "continuity merge-ledger %O %A %B %P"): it merges the three versions field
-// by field with ledger.Merge and writes the result to OURS, falling back to
-// git's own line merge for a side that is not a valid ledger.
 package core
+
+// The git merge driver for ledgers (git runs "continuity merge-ledger %O %A
+// %B %P"): the three versions merged field by field with ledger.Merge, the
+// result written to OURS, git's own line merge for a side that is not a
+// valid front matter ledger.
 
 import (
 	"context"
@@ -15,8 +16,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -58,7 +59,7 @@ func Merge(o MergeOptions) (MergeResult, error) {
 		}
 		srcs[i] = b
 	}
-	p, err := project.OpenWith(o.Dir, o.Getenv)
+	p, err := workspace.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, fmt.Errorf("merge %s: %w", o.Path, err)
 	}
@@ -130,8 +131,8 @@ func labelMarkers(merged []byte, ours, theirs string) []byte {
 // and keeping its mode. The file is git's, in the work tree or the git
 // directory, so writes are confined to neither the ledger directory nor the
 // work tree, only to an existing file.
-func writeMerged(p *project.Project, path string, merged []byte) error {
-	opts := p.StateOptions()
+func writeMerged(p *workspace.Workspace, path string, merged []byte) error {
+	opts := p.Local.Options()
 	opts.Root = ""
 	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		if old == nil {

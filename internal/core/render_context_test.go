@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -20,7 +20,7 @@ func TestRenderContextStaysInBudget(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	p, err := project.OpenWith(dir, func(string) string { return "" })
+	p, err := workspace.OpenWith(dir, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/config"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -32,7 +31,7 @@ type Hit struct {
 }
 
 // Search returns the lines of ledgers and handoffs that hold q.Text.
-func Search(p *project.Project, q Query) []Hit {
+func Search(p *workspace.Workspace, q Query) []Hit {
 	needle := strings.ToLower(q.Text)
 	hits := []Hit{}
 	scan := func(path, session, kind, who string) {
@@ -76,7 +75,7 @@ func Since(since string, now time.Time) (time.Time, error) {
 	if since == "" {
 		return time.Time{}, nil
 	}
-	if d, err := config.ParseDuration(since); err == nil {
+	if d, err := workspace.ParseDuration(since); err == nil {
 		return now.Add(-d), nil
 	}
 	for _, layout := range []string{"2006-01-02", time.RFC3339} {

@@ -5,9 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 // agentsOf are the agents the work stream's handoffs name, in order.
@@ -35,7 +32,7 @@ func (p *project) agentsOf(names []string) []string {
 func TestCopilotBesideClaudeCode(t *testing.T) {
 	cp := newCopilotProject(t)
 	cp.claude, cp.config = claudeBinary(t), t.TempDir()
-	cp.api = mockapi.New()
+	cp.api = NewAnthropic()
 	t.Cleanup(cp.api.Close)
 	cp.run(cp.bin, "init")
 	if s := cp.read(".claude/settings.json"); strings.Contains(s, `"PreCompact": [{"matcher": ""`) || !strings.Contains(s, `"matcher": "*"`) {
@@ -43,10 +40,10 @@ func TestCopilotBesideClaudeCode(t *testing.T) {
 	}
 	cp.initCopilot(workStream, copilotGoal, copilotNow, copilotNext)
 
-	r1 := cp.runCopilot([]chatapi.Response{
-		chatapi.Call("create", map[string]any{"path": filepath.Join(cp.dir, "made.txt"), "file_text": "made by copilot\n"}),
-		chatapi.Call("bash", map[string]any{"command": "false", "description": "fail"}),
-		chatapi.Text("Made made.txt."),
+	r1 := cp.runCopilot([]ChatResponse{
+		ChatCall("create", map[string]any{"path": filepath.Join(cp.dir, "made.txt"), "file_text": "made by copilot\n"}),
+		ChatCall("bash", map[string]any{"command": "false", "description": "fail"}),
+		ChatText("Made made.txt."),
 	}, nil, "-p", "make made.txt", "--yolo")
 	hooks := cp.hookRecords(r1.ID)
 	if n := strings.Count(hooks, `"output":{"additionalContext":"continuity`); n != 1 {
@@ -62,9 +59,9 @@ func TestCopilotBesideClaudeCode(t *testing.T) {
 	}
 
 	// Claude Code picks up Copilot's handoff, saying who wrote it.
-	s := cp.runClaude([]mockapi.Response{
-		mockapi.Tool("Write", map[string]any{"file_path": filepath.Join(cp.dir, "claude.txt"), "content": "by claude\n"}),
-		mockapi.Text("Wrote claude.txt."),
+	s := cp.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": filepath.Join(cp.dir, "claude.txt"), "content": "by claude\n"}),
+		AnthropicText("Wrote claude.txt."),
 	}, "-p", "go on", "--allowedTools", "Write")
 	ctx := strings.Join(cp.firstContexts(s, s.ID), "\n")
 	if !strings.Contains(ctx, "made.txt") || !strings.Contains(ctx, "Copilot CLI") {
@@ -77,9 +74,9 @@ func TestCopilotBesideClaudeCode(t *testing.T) {
 
 	// Copilot's own registration gone: the Claude Code one serves Copilot.
 	cp.run(cp.bin, "uninstall", "--agent", "copilot")
-	r2 := cp.runCopilot([]chatapi.Response{
-		chatapi.Call("bash", map[string]any{"command": "echo second > second.txt", "description": "write"}),
-		chatapi.Text("Wrote second.txt."),
+	r2 := cp.runCopilot([]ChatResponse{
+		ChatCall("bash", map[string]any{"command": "echo second > second.txt", "description": "write"}),
+		ChatText("Wrote second.txt."),
 	}, nil, "-p", "write second.txt", "--yolo")
 	names, _ = cp.handoffs()
 	if got := cp.agentsOf(names); strings.Join(got, ",") != "copilot,claude,copilot" {

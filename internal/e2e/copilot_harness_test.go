@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
 )
 
 // copilotVersion is the Copilot CLI release the tests pin (see /work/shared/copilot-droid-facts.md).
@@ -50,7 +48,7 @@ type copilotProject struct {
 	*project
 	copilot string
 	home    string // COPILOT_HOME
-	chat    *chatapi.Server
+	chat    *ChatServer
 }
 
 func newCopilotProject(t *testing.T) *copilotProject {
@@ -65,7 +63,7 @@ func newCopilotProject(t *testing.T) *copilotProject {
 		}
 	}
 	p.env = env
-	cp := &copilotProject{project: p, copilot: bin, home: t.TempDir(), chat: chatapi.New()}
+	cp := &copilotProject{project: p, copilot: bin, home: t.TempDir(), chat: NewChat()}
 	t.Cleanup(cp.chat.Close)
 	p.bin = continuityBinary(t)
 	return cp
@@ -89,14 +87,14 @@ func (cp *copilotProject) initCopilot(stream, goal, now, next string) {
 // copilotRun is one run of the client.
 type copilotRun struct {
 	ID       string
-	Requests []chatapi.Request
+	Requests []ChatRequest
 	Stderr   string
 }
 
 // runCopilot runs `copilot ARGS` in the repository with the replies
 // scripted: trusted (--trust-folder, or COPILOT_ALLOW_ALL for --resume),
 // offline, with the given environment added (e.g. a context limit).
-func (cp *copilotProject) runCopilot(responses []chatapi.Response, extraEnv []string, args ...string) copilotRun {
+func (cp *copilotProject) runCopilot(responses []ChatResponse, extraEnv []string, args ...string) copilotRun {
 	cp.t.Helper()
 	before := len(cp.chat.Requests())
 	cp.chat.Push(responses...)
@@ -148,8 +146,8 @@ func (cp *copilotProject) sessionID() string {
 
 // turns are the requests of the agent's turns (offering tools, not a
 // compaction), in order.
-func turns(reqs []chatapi.Request) []chatapi.Request {
-	var out []chatapi.Request
+func turns(reqs []ChatRequest) []ChatRequest {
+	var out []ChatRequest
 	for _, r := range reqs {
 		if r.Tools && !r.Compaction {
 			out = append(out, r)
@@ -159,9 +157,9 @@ func turns(reqs []chatapi.Request) []chatapi.Request {
 }
 
 // userTexts are the user messages of a request.
-func userTexts(r chatapi.Request) []string {
+func userTexts(r ChatRequest) []string {
 	var out []string
-	for _, m := range chatapi.Messages(r.Body) {
+	for _, m := range ChatMessages(r.Body) {
 		if m.Role == "user" {
 			out = append(out, m.Text)
 		}

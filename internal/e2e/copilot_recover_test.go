@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
 )
 
 // TestCopilotRecoverKilledSession: a Copilot session writes a file, runs a
@@ -23,10 +21,10 @@ func TestCopilotRecoverKilledSession(t *testing.T) {
 	cp.initCopilot(workStream, copilotGoal, copilotNow, copilotNext)
 	const command = "echo built > build.log"
 
-	dead := chatapi.New(
-		chatapi.Call("create", map[string]any{"path": filepath.Join(cp.dir, "token.go"), "file_text": "package token\n"}),
-		chatapi.Call("bash", map[string]any{"command": command, "description": "build"}),
-		chatapi.Hang(),
+	dead := NewChat(
+		ChatCall("create", map[string]any{"path": filepath.Join(cp.dir, "token.go"), "file_text": "package token\n"}),
+		ChatCall("bash", map[string]any{"command": command, "description": "build"}),
+		ChatHang(),
 	)
 	t.Cleanup(dead.Close)
 	cmd := exec.Command(cp.copilot, "--no-auto-update", "--trust-folder", "-p", "write the token file and build it", "--yolo")
@@ -43,7 +41,7 @@ func TestCopilotRecoverKilledSession(t *testing.T) {
 	cp.requireOwnClient(a)
 	a.kill()
 
-	next := cp.runCopilot([]chatapi.Response{chatapi.Text("Picking up the build.")}, nil, "-p", "carry on", "--yolo")
+	next := cp.runCopilot([]ChatResponse{ChatText("Picking up the build.")}, nil, "-p", "carry on", "--yolo")
 	reqs := turns(next.Requests)
 	if len(reqs) == 0 {
 		t.Fatal("the next session made no model request")

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
 )
 
 const (
@@ -30,11 +28,11 @@ func TestCopilotSession(t *testing.T) {
 	cp.run("git", "commit", "-q", "-m", "app")
 	cp.initCopilot(copilotStream, copilotGoal, copilotNow, copilotNext)
 
-	r1 := cp.runCopilot([]chatapi.Response{
-		chatapi.Call("create", map[string]any{"path": filepath.Join(cp.dir, "made.txt"), "file_text": "made by create\n"}),
-		chatapi.Call("bash", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "description": "list a missing dir"}),
-		chatapi.Call("edit", map[string]any{"path": filepath.Join(cp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
-		chatapi.Text("Made made.txt and edited app.txt."),
+	r1 := cp.runCopilot([]ChatResponse{
+		ChatCall("create", map[string]any{"path": filepath.Join(cp.dir, "made.txt"), "file_text": "made by create\n"}),
+		ChatCall("bash", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "description": "list a missing dir"}),
+		ChatCall("edit", map[string]any{"path": filepath.Join(cp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
+		ChatText("Made made.txt and edited app.txt."),
 	}, nil, "-p", "make made.txt and edit app.txt", "--yolo")
 	first := turns(r1.Requests)
 	if len(first) == 0 {
@@ -70,10 +68,10 @@ func TestCopilotSession(t *testing.T) {
 	// The next run resumes after the compaction: goal, now and next in its
 	// first request; then an automatic compaction mid-turn.
 	cp.chat.SetSummary("SUMMARY-AUTO: the session went on after a manual compaction.")
-	r3 := cp.runCopilot([]chatapi.Response{
-		chatapi.Call("view", map[string]any{"path": filepath.Join(cp.dir, "app.txt")}).Tokens(19000),
-		chatapi.Call("bash", map[string]any{"command": "echo after-auto-compaction", "description": "echo"}),
-		chatapi.Text("Done after auto-compaction."),
+	r3 := cp.runCopilot([]ChatResponse{
+		ChatCall("view", map[string]any{"path": filepath.Join(cp.dir, "app.txt")}).Tokens(19000),
+		ChatCall("bash", map[string]any{"command": "echo after-auto-compaction", "description": "echo"}),
+		ChatText("Done after auto-compaction."),
 	}, []string{"COPILOT_PROVIDER_MAX_PROMPT_TOKENS=20000"}, "--resume="+r1.ID, "-p", "look at app.txt again", "--yolo")
 	after := turns(r3.Requests)
 	if len(after) == 0 {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
 )
 
 // droidVersion is the Droid release the tests pin (see /work/shared/copilot-droid-facts.md).
@@ -45,7 +43,7 @@ type droidProject struct {
 	*project
 	droid string
 	home  string
-	chat  *chatapi.Server
+	chat  *ChatServer
 }
 
 func newDroidProject(t *testing.T) *droidProject {
@@ -53,7 +51,7 @@ func newDroidProject(t *testing.T) *droidProject {
 	requireE2E(t)
 	bin := droidBinary(t)
 	p := newRepo(t)
-	dp := &droidProject{project: p, droid: bin, home: t.TempDir(), chat: chatapi.New()}
+	dp := &droidProject{project: p, droid: bin, home: t.TempDir(), chat: NewChat()}
 	t.Cleanup(dp.chat.Close)
 	p.bin = continuityBinary(t)
 	// Droid's bring-your-own-model settings: a custom model at the stand-in.
@@ -76,12 +74,12 @@ func newDroidProject(t *testing.T) *droidProject {
 
 // droidRun is one run of `droid exec`.
 type droidRun struct {
-	Requests []chatapi.Request
+	Requests []ChatRequest
 	Stdout   string
 }
 
 // runDroid runs `droid ARGS` in the repository with the replies scripted.
-func (dp *droidProject) runDroid(responses []chatapi.Response, args ...string) droidRun {
+func (dp *droidProject) runDroid(responses []ChatResponse, args ...string) droidRun {
 	dp.t.Helper()
 	before := len(dp.chat.Requests())
 	dp.chat.Push(responses...)

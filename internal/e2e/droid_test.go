@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/chatapi"
 )
 
 // TestDroidSession: with the real Droid, `continuity init --agent droid`
@@ -28,11 +26,11 @@ func TestDroidSession(t *testing.T) {
 	dp.run("git", "add", "-A")
 	dp.run("git", "commit", "-q", "-m", "Register continuity for Droid")
 
-	r := dp.runDroid([]chatapi.Response{
-		chatapi.Call("Create", map[string]any{"file_path": filepath.Join(dp.dir, "made.txt"), "content": "made by Create\n"}),
-		chatapi.Call("Execute", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "summary": "list a missing dir", "riskLevel": "low", "riskLevelReason": "reads"}),
-		chatapi.Call("Edit", map[string]any{"file_path": filepath.Join(dp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
-		chatapi.Text("Made made.txt and edited app.txt."),
+	r := dp.runDroid([]ChatResponse{
+		ChatCall("Create", map[string]any{"file_path": filepath.Join(dp.dir, "made.txt"), "content": "made by Create\n"}),
+		ChatCall("Execute", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "summary": "list a missing dir", "riskLevel": "low", "riskLevelReason": "reads"}),
+		ChatCall("Edit", map[string]any{"file_path": filepath.Join(dp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
+		ChatText("Made made.txt and edited app.txt."),
 	}, "exec", "--auto", "high", "make made.txt and edit app.txt")
 	first := turns(r.Requests)
 	if len(first) == 0 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -22,10 +22,10 @@ import (
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// MaxBudget is the largest budget accepted (workspace.MaxBudget, where the
 // setting is checked): anything at or over a host's 10,000 cliff would be
 // cut off by the host.
-const MaxBudget = config.MaxBudget
+const MaxBudget = workspace.MaxBudget
 
 // Input is what an injection is made from.
 type Input struct {
@@ -46,6 +46,25 @@ type Input struct {
 	Host          string        // the host reading it: a handoff another host wrote names its writer
 	Refresh       bool          // the short refresh after a compaction (goal, now, next)
 	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+	// HandoffFrom says where the handoff was written when another worktree
+	// of the repository wrote it ("worktree ../proj-wt, branch feat/x").
+	HandoffFrom string
+	// LedgerFrom says where goal, now and next come from when another
+	// worktree's ledger of the stream changed them later than this one's.
+	LedgerFrom string
+	// Others are other sessions at work on the stream or its files.
+	Others []Other
+}
+
+// Other is another agent session at work in the repository: on the same
+// stream, or touching the same files.
+type Other struct {
+	Agent    string    // the host's name: claude, codex, …
+	Worktree string    // where, for people: "this worktree" or a path relative to it ("../proj-wt")
+	Branch   string    // "" on a detached HEAD
+	Since    time.Time // its start
+	Stream   bool      // it works on the same stream
+	Files    []string  // files it touched that this stream's ledger names
 }
 
 // Recovery is an earlier session of the worktree that ended without a
@@ -172,6 +191,12 @@ func Render(in Input) string {
 	if len(in.Recovered) > 0 {
 		header += "\n" + RecoveredText(in.Recovered)
 	}
+	if in.LedgerFrom != "" && in.Ledger != nil {
+		header += "\n" + sayLedgerFrom(in.LedgerFrom)
+	}
+	if len(in.Others) > 0 {
+		header += "\n" + OthersText(in.Others, in.Now)
+	}
 
 	var blocks []block
 	short := in.Short()
@@ -250,6 +275,9 @@ func handoffBlock(in Input) block {
 	}
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
+	if in.HandoffFrom != "" {
+		title += ", " + sayFrom(in.HandoffFrom)
+	}
 	text := strings.TrimSpace(h.Sections["Summary"])
 	if text == "" {
 		text = "(no summary)"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -18,7 +19,7 @@ func LedgerNotes(l *ledger.Ledger) string {
 	if l == nil || ledger.IsTemplateBody(l.Body) {
 		return ""
 	}
-	body := ledger.Notes(l)
+	body := compat.Notes(l)
 	if ledger.IsTemplateBody(body) {
 		return ""
 	}

@@ -2,10 +2,12 @@ package inject
 
 import (
 	"fmt"
-	"github.com/continuity-md/continuity/internal/agent"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -37,7 +39,7 @@ func longLedger(t *testing.T, format string) *ledger.Ledger {
 	}
 	src := b.String()
 	path := "thoughts/ledgers/CONTINUITY_CLAUDE-pipeline.md"
-	l, err := ledger.Parse(path, []byte(src))
+	l, err := compat.ParseLedger(path, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func TestNotesKeepCurrentPhases(t *testing.T) {
 	for _, format := range []string{"front", "sections"} {
 		t.Run(format, func(t *testing.T) {
 			l := longLedger(t, format)
-			if Length(string(ledger.Notes(l))) < 8000 {
+			if Length(string(compat.Notes(l))) < 8000 {
 				t.Fatalf("the notes are too short to need a cut")
 			}
 			for _, budget := range []int{2500, 4000, 6000} {
@@ -91,7 +93,7 @@ func TestNotesAllPhasesDone(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		fmt.Fprintf(&b, "## Phase %d\n- [x] %s\n\n", i, strings.Repeat(fmt.Sprintf("work of phase %d ", i), 30))
 	}
-	l, err := ledger.Parse("thoughts/ledgers/CONTINUITY_x.md", []byte(b.String()))
+	l, err := compat.ParseLedger("thoughts/ledgers/CONTINUITY_x.md", []byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestNotesAllPhasesDone(t *testing.T) {
 // its fields hold.
 func TestNotesWithoutFields(t *testing.T) {
 	src := "# Session: x\n\n## Goal\nShip it\n\n## Next\n- [ ] Docs\n\n## Notes\nThe staging keys are in the vault.\n"
-	l, err := ledger.Parse("thoughts/ledgers/CONTINUITY_CLAUDE-x.md", []byte(src))
+	l, err := compat.ParseLedger("thoughts/ledgers/CONTINUITY_CLAUDE-x.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

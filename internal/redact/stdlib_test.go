@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // maxStdlibFindingsPerMB bounds the findings on the Go standard library's
@@ -27,7 +29,7 @@ const maxStdlibFindingsPerMB = 0.65
 // TestStdlibFalsePositives scans every .go file under GOROOT/src and
 // reports findings per MB and the most frequent kinds, with samples.
 func TestStdlibFalsePositives(t *testing.T) {
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("scans the Go source tree")
 	}
 	out, err := exec.Command("go", "env", "GOROOT").Output()

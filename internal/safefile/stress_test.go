@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // The helper processes. The test binary re-executes itself with
@@ -176,7 +177,7 @@ func countLines(src []byte) map[string]int {
 }
 
 func TestConcurrentAppends(t *testing.T) {
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("spawns processes")
 	}
 	dir, opts := setup(t)
@@ -218,7 +219,7 @@ func TestConcurrentAppends(t *testing.T) {
 // the file must be whole after every kill, and no temporary file may ever
 // appear beside it.
 func TestCrashMidWrite(t *testing.T) {
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("spawns processes")
 	}
 	dir, opts := setup(t)
@@ -300,7 +301,7 @@ func TestCrashMidWrite(t *testing.T) {
 // microseconds between the two swaps (measured on this file system: 2 saves
 // in 2,000 under load, against 174 with a check and then a rename).
 func TestEditorAndAppenders(t *testing.T) {
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("spawns processes")
 	}
 	t.Run("editor holds the lock", func(t *testing.T) {

@@ -33,3 +33,34 @@ func Check(t testing.TB, name string, got []byte) {
 		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
 	}
 }
+
+// LongEnv is the switch that turns on the long tests: the end-to-end tests
+// with the real clients and the stress tests. script/test and CI set it; a
+// plain `go test ./...` leaves them out and stays quick.
+const LongEnv = "CONTINUITY_LONG"
+
+// Short reports whether the long tests are off: without LongEnv=1, or
+// under -short.
+func Short() bool { return testing.Short() || os.Getenv(LongEnv) != "1" }
+
+// Long skips t unless the long tests are on, saying how to turn them on.
+func Long(t testing.TB) {
+	t.Helper()
+	if Short() {
+		t.Skip("a long test: set " + LongEnv + "=1 (script/test does)")
+	}
+}
+
+// Sample is items whole when the long tests are on, and otherwise about n
+// of them spread evenly (the first and the last among them): a quick run
+// still meets every part of a corpus's range.
+func Sample[T any](items []T, n int) []T {
+	if !Short() || n <= 1 || len(items) <= n {
+		return items
+	}
+	out := make([]T, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, items[i*(len(items)-1)/(n-1)])
+	}
+	return out
+}

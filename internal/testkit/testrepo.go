@@ -1,13 +1,10 @@
 package testkit
 
 import (
-	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // Repo is a temporary git repository.
@@ -43,9 +40,18 @@ func (r *Repo) Getenv(k string) string { return r.Env[k] }
 // Git runs git in the work tree and returns its output; a failure fails the test.
 func (r *Repo) Git(args ...string) string {
 	r.T.Helper()
-	out, err := gitfacts.Git{Repo: gitfacts.Repo{Root: r.Dir}}.Run(context.Background(), args...)
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Dir
+	// The person's own git configuration never reaches a test.
+	cmd.Env = append(os.Environ(), "HOME="+r.Env["HOME"], "XDG_CONFIG_HOME="+r.Env["XDG_CONFIG_HOME"],
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	out, err := cmd.Output()
 	if err != nil {
-		r.T.Fatalf("git %v: %v", args, err)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		r.T.Fatalf("git %v: %v: %s", args, err, stderr)
 	}
 	return string(out)
 }
@@ -65,9 +71,7 @@ func (r *Repo) Mkdir(rel string) {
 func (r *Repo) Write(rel, content string) {
 	r.T.Helper()
 	r.Mkdir(filepath.Dir(rel))
-	err := safefile.Update(r.Path(rel), safefile.Options{LockDir: filepath.Join(r.Env["HOME"], "locks"), NoSync: true},
-		func([]byte) ([]byte, error) { return []byte(content), nil })
-	if err != nil {
+	if err := os.WriteFile(r.Path(rel), []byte(content), 0o644); err != nil {
 		r.T.Fatal(err)
 	}
 }

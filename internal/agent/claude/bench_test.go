@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/continuity-md/continuity/handoff"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 var benchOut = flag.String("bench-transcript", "", "also write the generated benchmark transcript to this file")
@@ -133,7 +135,7 @@ func samplePeakHeap() func() uint64 {
 }
 
 func TestBenchTranscriptFacts(t *testing.T) {
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("50 MB")
 	}
 	data := benchTranscript(t)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,7 +18,9 @@ import (
 // events are the hooks continuity registers with Claude Code, in order.
 // Stop (a turn's end) checkpoints what the transcript held, so that a
 // session that dies without SessionEnd can still be handed off.
-var events = []string{"SessionStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"}
+// SubagentStart gives a subagent its context (its other hooks carry its
+// parent's session and are its parent's).
+var events = []string{"SessionStart", "SubagentStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"}
 
 // stopTimeout (seconds) is the Stop timeout Register writes: the client
 // waits for Stop hooks before the next turn, and a checkpoint stops
@@ -58,16 +61,19 @@ func (h Host) SettingsFiles(getenv func(string) string, root string) ([]string, 
 	}, nil
 }
 
-// matchers are the matchers Register writes. PreCompact's is "*" (every
-// trigger, as Claude Code reads it): Copilot CLI, which reads the
-// project's .claude/settings.json too, rejects the whole file when a
-// PreCompact matcher is empty.
-var matchers = map[string]string{"PreCompact": "*"}
+// strict are the events whose matcher Copilot CLI, which reads the
+// project's .claude/settings.json too, refuses to find empty: one empty
+// matcher there and it rejects the whole file ("matcher cannot be empty",
+// measured with 1.0.102). "*" matches everything in both clients.
+var strict = []string{"SubagentStart", "PreCompact"}
+
+// matchers are the matchers Register writes: "*" on the strict events.
+var matchers = map[string]string{"SubagentStart": "*", "PreCompact": "*"}
 
 // Register adds continuity's hooks to Claude Code settings. A continuity
 // hook already there in an older form (no --agent, another path) is
-// rewritten to command in place; one with an empty PreCompact matcher is
-// registered again with "*".
+// rewritten to command in place; an empty matcher of ours on a strict
+// event becomes "*".
 func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
 	out, _, err := install.Add(fixMatchers(settings), install.Hook{Command: command, Events: events, Matchers: matchers,
 		Timeouts: map[string]int{"Stop": stopTimeout, "SessionEnd": sessionEndTimeout}})
@@ -77,20 +83,17 @@ func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
 	return out, !bytes.Equal(out, settings), nil
 }
 
-// fixMatchers is settings with the empty matcher of each PreCompact group
-// that holds a continuity hook replaced by "*", in place: every other byte
-// stays.
+// fixMatchers is settings with the empty matcher of each strict event's
+// group that holds a continuity hook replaced by "*", in place: every
+// other byte stays.
 func fixMatchers(settings []byte) []byte {
-	if !gjson.ValidBytes(settings) {
-		return settings
-	}
 	var at []gjson.Result
-	gjson.GetBytes(settings, "hooks.PreCompact").ForEach(func(_, group gjson.Result) bool {
-		if m := group.Get("matcher"); m.Type == gjson.String && m.Str == "" && holdsContinuity(group) {
+	forEmptyMatchers(settings, func(_ string, m gjson.Result, mine bool) {
+		if mine {
 			at = append(at, m)
 		}
-		return true
 	})
+	slices.SortFunc(at, func(a, b gjson.Result) int { return a.Index - b.Index })
 	out := settings
 	for i := len(at) - 1; i >= 0; i-- {
 		m := at[i]
@@ -112,22 +115,42 @@ func holdsContinuity(group gjson.Result) bool {
 	return mine
 }
 
-// emptyMatchers reports the PreCompact matcher groups of settings whose
-// matcher is "": ours (a continuity hook in the group) and others'.
-func emptyMatchers(settings []byte) (ours, others bool) {
+// forEmptyMatchers calls fn with each matcher "" of a strict event's
+// group in settings, and whether the group holds a continuity hook.
+func forEmptyMatchers(settings []byte, fn func(ev string, m gjson.Result, mine bool)) {
 	if !gjson.ValidBytes(settings) {
-		return false, false
+		return
 	}
-	gjson.GetBytes(settings, "hooks.PreCompact").ForEach(func(_, group gjson.Result) bool {
-		m := group.Get("matcher")
-		if m.Type != gjson.String || m.Str != "" {
+	for _, ev := range strict {
+		gjson.GetBytes(settings, "hooks."+ev).ForEach(func(_, group gjson.Result) bool {
+			if m := group.Get("matcher"); m.Type == gjson.String && m.Str == "" {
+				fn(ev, m, holdsContinuity(group))
+			}
 			return true
+		})
+	}
+}
+
+// rejected says, for doctor, why Copilot CLI would reject settings (an
+// empty matcher on a strict event): registrations of continuity's that
+// init rewrites, and a note.
+func rejected(settings []byte) (stale []string, note string) {
+	var others []string
+	forEmptyMatchers(settings, func(ev string, _ gjson.Result, mine bool) {
+		if mine {
+			stale = append(stale, ev+`: matcher "", which Copilot CLI rejects (init writes "*")`)
+		} else if !slices.Contains(others, ev) {
+			others = append(others, ev)
 		}
-		mine := holdsContinuity(group)
-		ours, others = ours || mine, others || !mine
-		return true
 	})
-	return ours, others
+	if len(stale) == 0 && len(others) == 0 {
+		return nil, ""
+	}
+	note = `Copilot CLI rejects this whole file, and runs none of its hooks, because a matcher is "" ("matcher cannot be empty")`
+	if len(others) > 0 {
+		return stale, note + ": give the " + strings.Join(others, " and ") + ` group "matcher": "*" (Claude Code reads it the same), or remove the key`
+	}
+	return stale, note + ": run `continuity init` again, which writes \"*\""
 }
 
 // Unregister removes what Register added.
@@ -149,16 +172,8 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 	for _, ev := range install.Stale(st, events, name) {
 		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
 	}
-	if ours, others := emptyMatchers(settings); ours || others {
-		note := `Copilot CLI rejects this whole file, and runs none of its hooks, because a PreCompact matcher is "" ("matcher cannot be empty")`
-		if ours {
-			out.Stale = append(out.Stale, `PreCompact: matcher "", which Copilot CLI rejects (init writes "*")`)
-		}
-		if others {
-			note += `: give that PreCompact group "matcher": "*" (Claude Code reads it the same), or remove the key`
-		} else {
-			note += ": run `continuity init` again, which writes \"*\""
-		}
+	if stale, note := rejected(settings); note != "" {
+		out.Stale = append(out.Stale, stale...)
 		out.Notes = append(out.Notes, note)
 	}
 	if id := enabledPlugin(settings); id != "" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -92,7 +93,7 @@ func TestResumedReadEqualsWholeRead(t *testing.T) {
 		}
 		state := t.TempDir()
 		for k, cut := range cuts {
-			if testing.Short() && k%5 != 0 {
+			if testkit.Short() && k%5 != 0 {
 				continue
 			}
 			dir := t.TempDir()

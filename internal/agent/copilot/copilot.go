@@ -205,7 +205,15 @@ const flushWait = 3 * time.Second
 func (h Host) Refine(ev agent.Event) agent.Event {
 	switch ev.Kind {
 	case agent.BeforePrompt:
-		ev.Compacted = h.compactedSinceInjection(ev.Transcript)
+		// Copilot writes its events behind: a compaction last in the file
+		// may have been followed by an injection not written yet, so then
+		// (rarely: only after a compaction) the events are read again once
+		// they reach this very call.
+		if ev.Compacted = h.compactedSinceInjection(ev.Transcript); ev.Compacted {
+			if h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait) {
+				ev.Compacted = h.compactedSinceInjection(ev.Transcript)
+			}
+		}
 	case agent.BeforeCompact, agent.End:
 		h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -127,7 +128,7 @@ func Long(recs [][]byte, size, rep0 int, edit func(line []byte, rep int, grown f
 // reads). Skipped in -short.
 func ReadLong(t *testing.T, gen func(size, rep0 int) []byte, d transcript.Decoder) *handoff.Facts {
 	t.Helper()
-	if testing.Short() {
+	if testkit.Short() {
 		t.Skip("25 MB")
 	}
 	data := gen(25<<20, 0)

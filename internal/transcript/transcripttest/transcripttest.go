@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -97,7 +98,7 @@ func ResumedEqualsWhole(t *testing.T, name string, data []byte, cuts []int, read
 	if want.Records == 0 {
 		t.Fatalf("%s: no record read", name)
 	}
-	if testing.Short() {
+	if testkit.Short() {
 		cuts = every(cuts, 5)
 	}
 	// One session read by a hook at every cut in turn, each resuming from
