@@ -21,20 +21,25 @@ func copilotCache() string {
 	return filepath.Join(home, ".cache", "copilot-e2e", copilotVersion)
 }
 
-// copilotBinary returns the pinned Copilot CLI's native binary: $COPILOT_BIN,
-// else the one copilot-e2e installs. It skips the test, saying why, when
-// the client is missing.
+// copilotBinary returns the pinned Copilot CLI's native binary: the one
+// beside $COPILOT_BIN (the npm package's npm-loader.js, as .ci/run installs
+// it) or $COPILOT_BIN itself, else the one copilot-e2e installs. The native
+// binary runs as one process, so a kill reaches the client. It skips the
+// test, saying why, when the client is missing.
 func copilotBinary(t *testing.T) string {
 	t.Helper()
+	modules := filepath.Join(copilotCache(), "node_modules")
 	bin := os.Getenv("COPILOT_BIN")
+	if strings.HasSuffix(bin, ".js") {
+		modules, bin = filepath.Dir(filepath.Dir(filepath.Dir(bin))), ""
+	}
 	if bin == "" {
-		matches, _ := filepath.Glob(filepath.Join(copilotCache(), "node_modules", "@github", "copilot-*", "copilot"))
-		if len(matches) > 0 {
+		if matches, _ := filepath.Glob(filepath.Join(modules, "@github", "copilot-*", "copilot")); len(matches) > 0 {
 			bin = matches[0]
 		}
 	}
 	if bin == "" {
-		missingClient(t, "Copilot CLI "+copilotVersion+" (COPILOT_BIN)", fmt.Errorf("not installed in %s (npm install @github/copilot@%s there)", copilotCache(), copilotVersion))
+		missingClient(t, "Copilot CLI "+copilotVersion+" (COPILOT_BIN)", fmt.Errorf("not installed in %s (npm install @github/copilot@%s there)", modules, copilotVersion))
 	}
 	if _, err := os.Stat(bin); err != nil {
 		missingClient(t, "Copilot CLI "+copilotVersion+" (COPILOT_BIN)", err)
