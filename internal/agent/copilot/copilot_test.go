@@ -167,13 +167,13 @@ func TestDecodeTranscriptResumed(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "events.jsonl")
 	all := sample(t, "copilot-events.jsonl")
-	whole, _, err := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), nil, time.Time{})
-	if err == nil {
+	if _, _, err := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), nil, time.Time{}); err == nil {
 		t.Fatal("read a file not written yet")
 	}
 	lines := strings.SplitAfter(string(all), "\n")
 	os.WriteFile(path, nil, 0o644)
 	var cp *transcript.Checkpoint
+	var err error
 	for i, l := range lines {
 		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		fh.WriteString(l)
@@ -187,7 +187,7 @@ func TestDecodeTranscriptResumed(t *testing.T) {
 		}
 	}
 	got, _, _ := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), cp, time.Time{})
-	whole, _, _ = transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), nil, time.Time{})
+	whole, _, _ := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), nil, time.Time{})
 	got.Lines, whole.Lines, got.Bytes, whole.Bytes = 0, 0, 0, 0
 	if !reflect.DeepEqual(got, whole) {
 		t.Errorf("resumed:\n%+v\nwhole:\n%+v", got, whole)

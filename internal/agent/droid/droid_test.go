@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/transcript"
@@ -97,5 +98,32 @@ func TestRegister(t *testing.T) {
 	}
 	if p, _ := (Host{}).SettingsPath(func(k string) string { return map[string]string{"HOME": "/h"}[k] }, "/r", agent.User); p != "/h/.factory/settings.json" {
 		t.Error(p)
+	}
+}
+
+// TestDecodeTranscriptResumed: a read resumed from checkpoints gives what a
+// whole read gives.
+func TestDecodeTranscriptResumed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	lines := strings.SplitAfter(string(sample(t, "droid-session.jsonl")), "\n")
+	os.WriteFile(path, nil, 0o644)
+	var cp *transcript.Checkpoint
+	for i, l := range lines {
+		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fh.WriteString(l)
+		fh.Close()
+		if i%3 != 0 {
+			continue
+		}
+		var err error
+		if _, cp, err = transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), cp, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, _ := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), cp, time.Time{})
+	whole, _, _ := transcript.ReadFrom([]string{path}, newDecoder("/home/kim/src/proj", nil), nil, time.Time{})
+	got.Lines, whole.Lines, got.Bytes, whole.Bytes = 0, 0, 0, 0
+	if !reflect.DeepEqual(got, whole) || len(whole.Files) != 2 {
+		t.Errorf("resumed:\n%+v\nwhole:\n%+v", got, whole)
 	}
 }
