@@ -247,7 +247,7 @@ func TestFileName(t *testing.T) {
 }
 
 func TestLatest(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	if _, err := Latest(dir); !errors.Is(err, ErrNoHandoff) {
 		t.Errorf("empty dir: %v", err)
 	}

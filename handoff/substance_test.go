@@ -13,7 +13,7 @@ func TestSubstantial(t *testing.T) {
 		{"a plan", &Parsed{Form: FormContinuity, Meta: Meta{Event: "session-end"}, Sections: map[string]string{"State": "- Task: x\n- Plan:\n  - [ ] y"}}, true},
 		{"a compaction", &Parsed{Form: FormContinuity, Meta: Meta{Event: "pre-compact"}, Sections: map[string]string{"Summary": "s"}}, true},
 		{"recovered", &Parsed{Form: FormContinuity, Meta: Meta{Event: "recovered"}}, true},
-		{"Continuous-Claude's", &Parsed{Form: FormCCv2}, true},
+		{"another tool's", &Parsed{Form: "continuous-claude-v2"}, true},
 		{"none", nil, false},
 	} {
 		if got := Substantial(c.p); got != c.want {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type configOptions struct{ JSON bool }
@@ -45,8 +45,8 @@ func runConfig(a *app, o configOptions) error {
 	}
 	if o.JSON {
 		return writeJSON(a.out, struct {
-			Values   []config.Value `json:"values"`
-			Problems []string       `json:"problems"`
+			Values   []workspace.Value `json:"values"`
+			Problems []string          `json:"problems"`
 		}{values, problems})
 	}
 	for _, v := range values {

@@ -11,7 +11,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -59,7 +59,7 @@ hook prints) instead.`,
 
 // hostAndLedger finds the host called agent, opens the project and checks
 // the named ledger, or finds the active one when name is "".
-func (a *app) hostAndLedger(agent, name string) (agent.Host, *project.Project, string, error) {
+func (a *app) hostAndLedger(agent, name string) (agent.Host, *workspace.Workspace, string, error) {
 	h, err := hostNamed(agent)
 	if err != nil {
 		return nil, nil, "", err
@@ -68,7 +68,7 @@ func (a *app) hostAndLedger(agent, name string) (agent.Host, *project.Project, s
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if err := project.CheckName(name); name != "" && err != nil {
+	if err := workspace.CheckName(name); name != "" && err != nil {
 		return nil, nil, "", usageError{Err: err} // named on the command line
 	}
 	name, err = a.ledgerName(p, name)

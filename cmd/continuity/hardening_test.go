@@ -60,7 +60,7 @@ type hCase struct {
 	env    []string // $ROOT is the case's directory
 	code   int
 	limit  time.Duration // default 10 s
-	heavy  bool          // skipped with -short
+	heavy  bool          // a long test: skipped unless CONTINUITY_LONG=1
 	json   bool          // stdout is exactly one JSON object (else empty)
 	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
@@ -204,7 +204,7 @@ func TestHardening(t *testing.T) {
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/dev/zero: is a kernel or device file\)$`},
 		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "fifo") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.claudeDir, "fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.claudeDir, "fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -312,7 +312,7 @@ func TestHardening(t *testing.T) {
 		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
 			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.outside, "env-fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.outside, "env-fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -392,7 +392,7 @@ func TestHardening(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.heavy && testkit.Short() {
-				t.Skip("a heavy case: skipped with -short")
+				t.Skip("a heavy case: a long test (" + testkit.LongEnv + "=1)")
 			}
 			e := newHEnv(t, bin, tpl)
 			if c.setup != nil {

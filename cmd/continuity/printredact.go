@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // redactedOut holds what a command prints and writes it redacted when the
@@ -17,7 +17,7 @@ import (
 type redactedOut struct {
 	w   io.Writer
 	buf bytes.Buffer
-	p   *project.Project // the project the command opened, if any
+	p   *workspace.Workspace // the project the command opened, if any
 }
 
 func (r *redactedOut) Write(p []byte) (int, error) { return r.buf.Write(p) }
@@ -39,7 +39,7 @@ func (r *redactedOut) flush() {
 
 // projectOpened tells the command's redacted outputs (when it prints
 // through them) the project it opened, so that its rules apply too.
-func (a *app) projectOpened(p *project.Project) {
+func (a *app) projectOpened(p *workspace.Workspace) {
 	for _, w := range []io.Writer{a.out, a.errw} {
 		if r, ok := w.(*redactedOut); ok && p != nil {
 			r.p = p

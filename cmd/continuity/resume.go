@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 func newResumeCmd(a *app) *cobra.Command {
@@ -32,7 +32,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 				return printInjection(a, inj, err)
 			}
 			inj, err := core.Resume(p, e, args[0])
-			if errors.Is(err, project.ErrBadName) {
+			if errors.Is(err, workspace.ErrBadName) {
 				return usageError{Err: err}
 			}
 			if (err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil) && inj.Input.LedgerPath != "" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // app carries what every command reads and writes: its IO, the environment
@@ -156,8 +156,8 @@ var printsJSON = map[string]bool{
 }
 
 // project opens the project the working directory belongs to.
-func (a *app) project() (*project.Project, error) {
-	p, err := project.OpenWith(a.dir, a.getenv)
+func (a *app) project() (*workspace.Workspace, error) {
+	p, err := workspace.OpenWith(a.dir, a.getenv)
 	if err == nil {
 		a.projectOpened(p)
 	}
@@ -165,9 +165,9 @@ func (a *app) project() (*project.Project, error) {
 }
 
 // activeName returns the active ledger's name, or an error that says how to choose one.
-func (a *app) activeName(p *project.Project) (string, error) {
+func (a *app) activeName(p *workspace.Workspace) (string, error) {
 	name, _, err := p.Active(a.getenv)
-	if errors.Is(err, project.ErrNoLedger) {
+	if errors.Is(err, workspace.ErrNoLedger) {
 		return "", errors.New("no ledger yet: start one with `continuity new NAME --goal TEXT`")
 	}
 	return name, err
@@ -175,16 +175,16 @@ func (a *app) activeName(p *project.Project) (string, error) {
 
 // ledgerName is the ledger a command works on: the one named (by --ledger
 // or an argument), checked, else the active one.
-func (a *app) ledgerName(p *project.Project, named string) (string, error) {
+func (a *app) ledgerName(p *workspace.Workspace, named string) (string, error) {
 	if named == "" {
 		return a.activeName(p)
 	}
-	return named, project.CheckName(named)
+	return named, workspace.CheckName(named)
 }
 
 // ledgerFile opens the project and finds the ledger a command works on:
 // the one named, else the active one.
-func (a *app) ledgerFile(named string) (p *project.Project, name, path string, err error) {
+func (a *app) ledgerFile(named string) (p *workspace.Workspace, name, path string, err error) {
 	if p, err = a.project(); err != nil {
 		return nil, "", "", err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type searchOptions struct {
@@ -51,7 +51,7 @@ func runSearch(a *app, o searchOptions) error {
 		return usageError{Err: errors.New("search needs some text to look for")}
 	}
 	if o.Session != "" {
-		if err := project.CheckName(o.Session); err != nil {
+		if err := workspace.CheckName(o.Session); err != nil {
 			return usageError{Err: fmt.Errorf("--session: %w", err)}
 		}
 	}

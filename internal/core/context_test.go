@@ -8,7 +8,8 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -52,7 +53,7 @@ func TestContextBySource(t *testing.T) {
 	r.ledger("auth", authLedger)
 	r.write("thoughts/shared/handoffs/auth/2026-11-22T12-05-09Z_pre-compact_sess-own.md", ownHandoff)
 	r.write("thoughts/shared/handoffs/auth/2026-11-22T13-05-09Z_session-end_sess-ana.md", teammateHandoff)
-	if err := r.p.UpdateSession("sess-own", testNow, func(s *project.Session) {
+	if err := r.p.Local.UpdateSession("sess-own", testNow, func(s *localstate.Session) {
 		s.Handoff = "thoughts/shared/handoffs/auth/2026-11-22T12-05-09Z_pre-compact_sess-own.md"
 	}); err != nil {
 		t.Fatal(err)
@@ -191,7 +192,7 @@ func TestResume(t *testing.T) {
 	if _, err := Resume(r.p, r.env0(nil), "nosuch"); !errors.Is(err, ledger.ErrNotFound) {
 		t.Errorf("resume nosuch: %v", err)
 	}
-	if _, err := Resume(r.p, r.env0(nil), "../x"); !errors.Is(err, project.ErrBadName) {
+	if _, err := Resume(r.p, r.env0(nil), "../x"); !errors.Is(err, workspace.ErrBadName) {
 		t.Errorf("resume ../x: %v", err)
 	}
 	if name, _, _ := r.p.Active(r.getenv); name != "billing" {

@@ -15,18 +15,17 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // DoctorOptions say what doctor checks.
 type DoctorOptions struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
@@ -276,7 +275,7 @@ func checkRepo(o DoctorOptions) []Check {
 				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
 		case !st.IsDir():
 			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
-		case unix.Access(d, unix.W_OK) != nil:
+		case !safefile.Writable(d):
 			add("directory", false, p.Rel(d)+" is not writable", "fix its permissions")
 		default:
 			add("directory", true, p.Rel(d)+" writable", "")
@@ -300,8 +299,8 @@ func checkRepo(o DoctorOptions) []Check {
 		add("active ledger", true, active+" ("+why+")", "")
 	}
 	// Last hook runs.
-	var runs []project.Run
-	for _, s := range p.Sessions() {
+	var runs []localstate.Run
+	for _, s := range p.Local.Sessions() {
 		runs = append(runs, s.Runs...)
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].At.After(runs[j].At) })
@@ -326,7 +325,7 @@ func checkRepo(o DoctorOptions) []Check {
 // fresh clone names a driver it does not define, and git then merges
 // ledgers as plain text; and a .gitattributes line left for a former
 // ledger directory sends nothing to the driver.
-func mergeDriverChecks(p *project.Project) []Check {
+func mergeDriverChecks(p *workspace.Workspace) []Check {
 	sample := LedgerSample(p)
 	if p.Repo.Root == "" || sample == "" {
 		return nil

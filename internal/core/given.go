@@ -9,8 +9,8 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // What a session start gives the model of a stream's handoffs: the latest
@@ -27,13 +27,13 @@ const (
 
 // givenFile keeps when stream name was last given to a model, in local
 // state.
-func givenFile(p *project.Project, name string) string {
-	return filepath.Join(p.StateDir, "given", name)
+func givenFile(p *workspace.Workspace, name string) string {
+	return filepath.Join(p.Local.Dir, "given", name)
 }
 
 // lastGiven is when stream name was last given to a model (zero: never
 // recorded).
-func lastGiven(p *project.Project, name string) time.Time {
+func lastGiven(p *workspace.Workspace, name string) time.Time {
 	b, err := safefile.Read(givenFile(p, name), safefile.Options{MaxSize: 128})
 	if err != nil {
 		return time.Time{}
@@ -44,7 +44,7 @@ func lastGiven(p *project.Project, name string) time.Time {
 
 // markGiven records that stream name was given to a model at now (best
 // effort: without it, the next start gives lines to fewer sessions).
-func markGiven(p *project.Project, name string, now time.Time) {
+func markGiven(p *workspace.Workspace, name string, now time.Time) {
 	dir := filepath.Dir(givenFile(p, name))
 	if os.MkdirAll(dir, 0o700) != nil {
 		return
@@ -60,7 +60,7 @@ func markGiven(p *project.Project, name string, now time.Time) {
 // given to a model, newest first. The directory is listed only when the
 // latest has no substance or is newer than the last time the stream was
 // given: a start otherwise stays flat in the number of handoffs.
-func chooseHandoff(p *project.Project, name, latest string, parsed *handoff.Parsed, since time.Time) (string, *handoff.Parsed, []inject.Other) {
+func chooseHandoff(p *workspace.Workspace, name, latest string, parsed *handoff.Parsed, since time.Time) (string, *handoff.Parsed, []inject.EndedSession) {
 	substantial := handoff.Substantial(parsed)
 	if substantial && (since.IsZero() || !handoff.Time(latest).After(since)) {
 		return latest, parsed, nil
@@ -74,7 +74,7 @@ func chooseHandoff(p *project.Project, name, latest string, parsed *handoff.Pars
 	if substantial {
 		chosen, chosenParsed = latest, parsed
 	}
-	var others []inject.Other
+	var others []inject.EndedSession
 	for _, f := range files {
 		if f == chosen {
 			continue
@@ -89,7 +89,7 @@ func chooseHandoff(p *project.Project, name, latest string, parsed *handoff.Pars
 		}
 		newer := !since.IsZero() && handoff.Time(f).After(since) || since.IsZero() && chosen == ""
 		if newer && len(others) < maxOthers {
-			others = append(others, inject.Other{Meta: h.Meta, Summary: h.Sections["Summary"], Path: p.Rel(f)})
+			others = append(others, inject.EndedSession{Meta: h.Meta, Summary: h.Sections["Summary"], Path: p.Rel(f)})
 		}
 		if chosen != "" && (since.IsZero() || !handoff.Time(f).After(since)) {
 			break
@@ -99,7 +99,7 @@ func chooseHandoff(p *project.Project, name, latest string, parsed *handoff.Pars
 }
 
 // readParsed reads and parses the handoff at path (nil when it cannot).
-func readParsed(p *project.Project, path string) *handoff.Parsed {
+func readParsed(p *workspace.Workspace, path string) *handoff.Parsed {
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
 		return nil

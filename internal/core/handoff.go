@@ -21,9 +21,10 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -63,7 +64,7 @@ const gitBudget = 400 * time.Millisecond
 // time and name is not written again. A handoff written with problems
 // (an unread transcript, a ledger left as it was) returns both its path
 // and an error naming them.
-func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
+func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
 	if err != nil {
 		return Written{}, err
@@ -77,7 +78,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
 		if r.AgentSession != "" {
-			_ = p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
 				if s.Ledger == "" {
 					s.Ledger = r.Name
 				}
@@ -85,10 +86,10 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		}
 		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
 	}
-	var prev project.Session
+	var prev localstate.Session
 	replace := ""
 	if r.AgentSession != "" {
-		prev = p.LoadSession(r.AgentSession)
+		prev = p.Local.LoadSession(r.AgentSession)
 		if prev.HandoffHash == activity && prev.Handoff != "" {
 			switch {
 			case replaceable(p, prev.Handoff, e.Now):
@@ -142,7 +143,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		}
 	}
 	if r.AgentSession != "" {
-		if err := p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
 			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
 		}); err != nil {
 			warn = append(warn, "local state: "+err.Error())
@@ -164,7 +165,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 // inside the host's budget; a transcript that cannot be read is then a
 // warning, not a failure. A transcript a person named is read whole, and
 // one that cannot be read or is not a transcript is an error.
-func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnings, error) {
+func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWarnings, error) {
 	if r.Transcript == "" {
 		return &handoff.Facts{}, readWarnings{}, nil
 	}
@@ -183,7 +184,7 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnin
 	d := e.Host.NewDecoder(p.Root, p.Redact)
 	var cp *transcript.Checkpoint
 	var deadline time.Time
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+	stateDir := p.Local.TranscriptDir()
 	if !r.Named {
 		if r.AgentSession != "" {
 			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
@@ -225,8 +226,8 @@ const TurnBudget = 2 * time.Second
 // later handoff (or the recovery of a session that died) reads only what is
 // new. No committed file is written. moved is false when nothing was
 // appended, and then nothing is written at all.
-func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, moved bool, err error) {
+	stateDir := p.Local.TranscriptDir()
 	cp := transcript.LoadCheckpoint(stateDir, id)
 	files, err := transcriptFiles(p, e, path, false)
 	if err != nil {
@@ -292,7 +293,7 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
 // uncommitted paths and the commits made on the branch since the session
 // started (started: the transcript's first timestamp; none when "").
-func gitMeta(p *project.Project, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
 		return nil, nil
 	}
@@ -319,7 +320,7 @@ func gitMeta(p *project.Project, m *handoff.Meta, started string, budget time.Du
 // from them what is uncommitted in the work tree (continuity's own files
 // left out); the commits the session's commands reported and those git
 // shows on the branch since the session started.
-func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, commits []handoff.Commit, l *ledger.Ledger) *handoff.Handoff {
+func build(p *workspace.Workspace, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, commits []handoff.Commit, l *ledger.Ledger) *handoff.Handoff {
 	h := handoff.Build(meta, f, l)
 	h.Uncommitted = notOurs(p, dirty)
 	h.Commits = mergeCommits(h.Commits, commits)
@@ -392,7 +393,7 @@ func substantial(f *handoff.Facts) bool {
 // now is: under old's name when path only took a "~N" name because old
 // held its own, else under its own, old removed. The new file is written
 // before the old one goes: nothing is lost when either step fails.
-func replaceWith(p *project.Project, old, path string, warn *[]string) string {
+func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) string {
 	oldPath := filepath.Join(p.Root, filepath.FromSlash(old))
 	if strings.HasPrefix(filepath.Base(path), strings.TrimSuffix(filepath.Base(oldPath), ".md")+"~") {
 		if err := os.Rename(path, oldPath); err != nil {
@@ -415,7 +416,7 @@ const replaceWindow = 10 * time.Minute
 // one) may give way to a new one: written (by its name) within
 // replaceWindow, and never
 // committed (git does not track it; without git nothing is committed).
-func replaceable(p *project.Project, rel string, now time.Time) bool {
+func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
 	written, _, ok := handoff.NameTime(path.Base(rel))
 	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
 		return false
@@ -436,7 +437,7 @@ func replaceable(p *project.Project, rel string, now time.Time) bool {
 // the stream (at prevPath) did not list, by whole line: "RS256" is new
 // after "RS256, not HS256". A decision whose reason or date changed is
 // marked too. Without a readable previous handoff nothing is marked.
-func markDecisions(p *project.Project, prevPath string, h *handoff.Handoff) {
+func markDecisions(p *workspace.Workspace, prevPath string, h *handoff.Handoff) {
 	src, err := safefile.Read(prevPath, p.WriteOptions())
 	if err != nil {
 		return
@@ -483,11 +484,11 @@ func keepSections(h *handoff.Handoff, keep []string) {
 
 // notOurs drops continuity's own directories (and their parents, which git
 // reports when they are untracked) from a list of repository paths.
-func notOurs(p *project.Project, paths []string) []string {
+func notOurs(p *workspace.Workspace, paths []string) []string {
 	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
 	var out []string
 	for _, f := range paths {
-		mine := f == project.ConfigFile
+		mine := f == workspace.ConfigFile
 		for _, d := range own {
 			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
 				mine = true
@@ -504,7 +505,7 @@ func notOurs(p *project.Project, paths []string) []string {
 // redacts the whole file again: a project's template may print more. A
 // project template that cannot be used (not a tracked file, broken, too
 // slow, printing too much) gives way to the built-in one; problem says why.
-func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string, err error) {
+func render(p *workspace.Workspace, h *handoff.Handoff) (body []byte, problem string, err error) {
 	tmpl, terr := p.HandoffTemplate()
 	if terr != nil {
 		problem = terr.Error() + "; the built-in template was used"
@@ -522,8 +523,8 @@ func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string
 // write creates the handoff file, never over another: a name taken in the
 // same second gets "~2", "~3", … (only the file name changes, and enough
 // tries that a burst of hooks never loses a handoff).
-func write(p *project.Project, r Request, created time.Time, body []byte) (string, error) {
-	dir, err := p.HandoffSessionDir(r.Name)
+func write(p *workspace.Workspace, r Request, created time.Time, body []byte) (string, error) {
+	dir, err := p.StreamHandoffDir(r.Name)
 	if err != nil {
 		return "", err
 	}
@@ -553,7 +554,7 @@ func write(p *project.Project, r Request, created time.Time, body []byte) (strin
 // updateLedgerFiles adds the files a session touched (inside the
 // repository) that the ledger's files list lacks, and then refreshes
 // updated; with none new the ledger is left as it was.
-func updateLedgerFiles(p *project.Project, name string, files []string, now time.Time) error {
+func updateLedgerFiles(p *workspace.Workspace, name string, files []string, now time.Time) error {
 	var rel []string
 	for _, f := range notOurs(p, files) {
 		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
@@ -587,12 +588,12 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 
 // AddSummary adds a compaction summary (as the host sends it) to the
 // handoff agent session id wrote before the compaction.
-func AddSummary(p *project.Project, id, raw string) (string, error) {
+func AddSummary(p *workspace.Workspace, id, raw string) (string, error) {
 	summary := p.Redact(handoff.CleanSummary(raw))
 	if summary == "" {
 		return "no compaction summary in the payload", nil
 	}
-	s := p.LoadSession(id)
+	s := p.Local.LoadSession(id)
 	if s.Handoff == "" && s.Ledger != "" {
 		// The session ran, with nothing of substance to hand off.
 		return "no handoff from before the compaction (nothing of substance); summary not recorded", nil

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -47,7 +47,7 @@ func TestWriteHandoff(t *testing.T) {
 	if err != nil || l.Updated != "" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
 		t.Errorf("ledger files %q, updated %q (%v)", l.Files, l.Updated, err)
 	}
-	s := r.p.LoadSession(SessionID)
+	s := r.p.Local.LoadSession(SessionID)
 	if s.Handoff != want || s.Ledger != "auth" || s.HandoffHash == "" || s.HandoffContent == "" {
 		t.Errorf("state %+v", s)
 	}
@@ -136,7 +136,7 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
 		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
 	}
-	if s := r.p.LoadSession("chat"); s.Ledger != "auth" {
+	if s := r.p.Local.LoadSession("chat"); s.Ledger != "auth" {
 		t.Errorf("local state does not remember the chat-only session: %+v", s)
 	}
 	// By hand, without a session: each one is written, under its own name.
@@ -319,15 +319,15 @@ func TestPrune(t *testing.T) {
 	r.reopen()
 	for i, age := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, 40 * 24 * time.Hour} {
 		id := []string{"a", "b", "c", "old"}[i]
-		if err := r.p.UpdateSession(id, testNow, func(*project.Session) {}); err != nil {
+		if err := r.p.Local.UpdateSession(id, testNow, func(*localstate.Session) {}); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(r.p.StateDir, "sessions", id+".json")
+		path := filepath.Join(r.p.Local.SessionsDir(), id+".json")
 		os.Chtimes(path, testNow.Add(-age), testNow.Add(-age))
 	}
 	// Transcript checkpoints go by age alone; the lock file their
 	// writers share in that directory stays, however old.
-	cps := filepath.Join(r.p.StateDir, "transcripts")
+	cps := r.p.Local.TranscriptDir()
 	for name, age := range map[string]time.Duration{"transcript-new.json": time.Hour, "transcript-old.json": 40 * 24 * time.Hour, "d0123456789abcdef0123456789abcdef.lock": 41 * 24 * time.Hour} {
 		r.write(filepath.Join(".git", "continuity", "transcripts", name), "{}")
 		os.Chtimes(filepath.Join(cps, name), testNow.Add(-age), testNow.Add(-age))
@@ -337,7 +337,7 @@ func TestPrune(t *testing.T) {
 	if err != nil || len(dry) != 3 {
 		t.Fatalf("dry run: %q, %v", dry, err)
 	}
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "old.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "old.json")); err != nil {
 		t.Error("a dry run removed a file")
 	}
 	removed, err := Prune(r.p, testNow, false)
@@ -345,7 +345,7 @@ func TestPrune(t *testing.T) {
 		t.Errorf("removed %q (%v), the dry run said %q", removed, err, dry)
 	}
 	for _, id := range []string{"c", "old"} {
-		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err == nil {
+		if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), id+".json")); err == nil {
 			t.Errorf("session %s kept", id)
 		}
 	}
@@ -356,15 +356,15 @@ func TestPrune(t *testing.T) {
 		t.Error("prune touched a ledger")
 	}
 	// Lazily: not again within a day.
-	r.p.UpdateSession("d", testNow, func(*project.Session) {})
-	os.Chtimes(filepath.Join(r.p.StateDir, "sessions", "d.json"), testNow.Add(-50*24*time.Hour), testNow.Add(-50*24*time.Hour))
-	os.Chtimes(filepath.Join(r.p.StateDir, "pruned"), testNow, testNow)
+	r.p.Local.UpdateSession("d", testNow, func(*localstate.Session) {})
+	os.Chtimes(filepath.Join(r.p.Local.SessionsDir(), "d.json"), testNow.Add(-50*24*time.Hour), testNow.Add(-50*24*time.Hour))
+	os.Chtimes(filepath.Join(r.p.Local.Dir, "pruned"), testNow, testNow)
 	PruneLazily(r.p, testNow.Add(time.Hour))
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "d.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "d.json")); err != nil {
 		t.Error("pruned twice within a day")
 	}
 	PruneLazily(r.p, testNow.Add(25*time.Hour))
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "d.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "d.json")); err == nil {
 		t.Error("not pruned after a day")
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/config"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -36,7 +35,7 @@ type Hit struct {
 // Search returns the lines of ledgers and handoffs that hold q.Text. A
 // line is shown once per work stream: a handoff repeating a ledger's line
 // (its goal, now, a decision), or an earlier handoff's, adds no hit.
-func Search(p *project.Project, q Query) []Hit {
+func Search(p *workspace.Workspace, q Query) []Hit {
 	needle := strings.ToLower(q.Text)
 	hits := []Hit{}
 	seen := map[string]bool{}
@@ -106,7 +105,7 @@ func Since(since string, now time.Time) (time.Time, error) {
 	if since == "" {
 		return time.Time{}, nil
 	}
-	if d, err := config.ParseDuration(since); err == nil {
+	if d, err := workspace.ParseDuration(since); err == nil {
 		return now.Add(-d), nil
 	}
 	for _, layout := range []string{"2006-01-02", time.RFC3339} {

@@ -17,8 +17,8 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // SetupOptions are what init and uninstall work on.
@@ -62,9 +62,9 @@ func (r *SetupResult) say(msg string) {
 // open is init's and uninstall's shared opening: an empty result, the
 // project, the scope, and a check that every host's settings parse before
 // any is written, so a malformed file leaves all of them as they were.
-func open(o SetupOptions) (SetupResult, *project.Project, agent.Scope, error) {
+func open(o SetupOptions) (SetupResult, *workspace.Workspace, agent.Scope, error) {
 	res := SetupResult{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
-	p, err := project.OpenWith(o.Dir, o.Getenv)
+	p, err := workspace.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, nil, 0, err
 	}
@@ -148,7 +148,7 @@ func Init(o SetupOptions) (SetupResult, error) {
 }
 
 // register registers h's hooks, running command, in its settings for scope.
-func register(o SetupOptions, p *project.Project, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
+func register(o SetupOptions, p *workspace.Workspace, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
 	r := HostResult{Agent: h.Name(), Title: h.Title(), Command: command}
 	path, err := h.SettingsPath(o.Getenv, p.Root, scope)
 	if err != nil {
@@ -225,7 +225,7 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 // registeredHosts names the hosts whose project settings still register a
 // continuity hook (a file that cannot be read or parsed counts: uninstall
 // keeps the repository's installers rather than guess).
-func registeredHosts(o SetupOptions, p *project.Project) []string {
+func registeredHosts(o SetupOptions, p *workspace.Workspace) []string {
 	var names []string
 	for _, h := range o.All {
 		path, err := h.SettingsPath(o.Getenv, p.Root, agent.Project)
@@ -267,7 +267,7 @@ const MaxSettings = 4 << 20
 
 // settingsRoot confines the writes to a project's settings to the
 // project; the user's own settings ("" here) may live anywhere.
-func settingsRoot(p *project.Project, scope agent.Scope) string {
+func settingsRoot(p *workspace.Workspace, scope agent.Scope) string {
 	if scope == agent.Project {
 		return p.Root
 	}
@@ -284,8 +284,8 @@ func editSettings(path, root string, edit func(old []byte) ([]byte, bool, error)
 		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	lockDir := filepath.Join(os.TempDir(), "continuity-locks")
-	if p, err := project.Open(filepath.Dir(path)); err == nil {
-		lockDir = filepath.Join(p.StateDir, "locks")
+	if p, err := workspace.Open(filepath.Dir(path)); err == nil {
+		lockDir = filepath.Join(p.Local.Dir, "locks")
 	}
 	changed := false
 	err := safefile.Update(path, safefile.Options{LockDir: lockDir, Root: root}, func(old []byte) ([]byte, error) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ErrNoGit is Thin's answer outside a git repository.
@@ -30,7 +30,7 @@ type Thinned struct {
 // newest keep with substance stay, and of the older ones the last of each
 // day; a chat-only handoff never outlives one with substance. Only
 // handoffs git tracks unmodified are removed, so the change can be undone.
-func Thin(p *project.Project, name string, keep int, dry bool) (Thinned, error) {
+func Thin(p *workspace.Workspace, name string, keep int, dry bool) (Thinned, error) {
 	res := Thinned{Stream: name, DryRun: dry, Removed: []string{}}
 	if p.Repo.Root == "" {
 		return res, ErrNoGit

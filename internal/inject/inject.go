@@ -13,7 +13,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -22,10 +22,10 @@ import (
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// MaxBudget is the largest budget accepted (workspace.MaxBudget, where the
 // setting is checked): anything at or over a host's 10,000 cliff would be
 // cut off by the host.
-const MaxBudget = config.MaxBudget
+const MaxBudget = workspace.MaxBudget
 
 // Input is what an injection is made from.
 type Input struct {
@@ -46,13 +46,32 @@ type Input struct {
 	Host          string        // the host reading it: a handoff another host wrote names its writer
 	Refresh       bool          // the short refresh after a compaction (goal, now, next)
 	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
-	// Others are the stream's other sessions that ended since it was last
-	// given to a model (newest first): each gets its line.
+	// HandoffFrom says where the handoff was written when another worktree
+	// of the repository wrote it ("worktree ../proj-wt, branch feat/x").
+	HandoffFrom string
+	// LedgerFrom says where goal, now and next come from when another
+	// worktree's ledger of the stream changed them later than this one's.
+	LedgerFrom string
+	// Others are other sessions at work on the stream or its files.
 	Others []Other
+	// Ended are the stream's other sessions that ended since it was last
+	// given to a model (newest first): each gets its line.
+	Ended []EndedSession
 }
 
-// Other is another session's handoff, told in one line.
+// Other is another agent session at work in the repository: on the same
+// stream, or touching the same files.
 type Other struct {
+	Agent    string    // the host's name: claude, codex, …
+	Worktree string    // where, for people: "this worktree" or a path relative to it ("../proj-wt")
+	Branch   string    // "" on a detached HEAD
+	Since    time.Time // its start
+	Stream   bool      // it works on the same stream
+	Files    []string  // files it touched that this stream's ledger names
+}
+
+// EndedSession is another session's handoff, told in one line.
+type EndedSession struct {
 	Meta    handoff.Meta
 	Summary string // the handoff's summary (its first line is shown)
 	Path    string // relative to the repository root
@@ -182,6 +201,12 @@ func Render(in Input) string {
 	if len(in.Recovered) > 0 {
 		header += "\n" + RecoveredText(in.Recovered)
 	}
+	if in.LedgerFrom != "" && in.Ledger != nil {
+		header += "\n" + sayLedgerFrom(in.LedgerFrom)
+	}
+	if len(in.Others) > 0 {
+		header += "\n" + OthersText(in.Others, in.Now)
+	}
 
 	var blocks []block
 	short := in.Short()
@@ -195,7 +220,7 @@ func Render(in Input) string {
 		)
 		if !short {
 			blocks = append(blocks, block{title: "Constraints", items: l.Constraints, keep: 1, more: "the ledger"})
-			blocks = append(blocks, handoffBlock(in), othersBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in))
 			var ds []string
 			for _, d := range l.Decisions {
 				s := d.Decision
@@ -219,7 +244,7 @@ func Render(in Input) string {
 		blocks = append(blocks, block{title: "Problem", text: sayProblem(in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
-			blocks = append(blocks, handoffBlock(in), othersBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in))
 		}
 	}
 
@@ -317,6 +342,9 @@ func handoffBlock(in Input) block {
 	}
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
+	if in.HandoffFrom != "" {
+		title += ", " + sayFrom(in.HandoffFrom)
+	}
 	summary := strings.TrimSpace(h.Sections["Summary"])
 	if summary == "" {
 		summary = "(no summary)"
@@ -357,11 +385,11 @@ func openErrors(section string) []string {
 // maxOpenErrors bounds the open errors the injected handoff repeats.
 const maxOpenErrors = 5
 
-// othersBlock gives each other session that ended since the stream was
+// endedBlock gives each other session that ended since the stream was
 // last given to a model its line: who, when, what its summary opens with.
-func othersBlock(in Input) block {
+func endedBlock(in Input) block {
 	var items []string
-	for _, o := range in.Others {
+	for _, o := range in.Ended {
 		m := o.Meta
 		if m.Agent == in.Host {
 			m.Agent = ""
@@ -373,7 +401,7 @@ func othersBlock(in Input) block {
 		}
 		items = append(items, line+" ("+o.Path+")")
 	}
-	return block{title: sayOthersTitle(), items: items, keep: 1, more: "the handoffs directory"}
+	return block{title: sayEndedTitle(), items: items, keep: 1, more: "the handoffs directory"}
 }
 
 // Tokens renders a count of tokens the way people say it: "812", "153k".

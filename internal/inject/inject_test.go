@@ -218,11 +218,11 @@ func TestRenderSaysWhatItLeftOut(t *testing.T) {
 	}
 }
 
-// TestRenderOthers: each other session since the stream was last given to
+// TestRenderEnded: each other session since the stream was last given to
 // a model gets its line.
-func TestRenderOthers(t *testing.T) {
+func TestRenderEnded(t *testing.T) {
 	in := input(bigLedger(2), "startup", 9000)
-	in.Others = []Other{
+	in.Ended = []EndedSession{
 		{Meta: handoff.Meta{Event: "session-end", Agent: "codex", Author: "Ana", Created: now.Add(-time.Hour)}, Summary: "Picking up.\nmore", Path: "thoughts/shared/handoffs/auth/b.md"},
 		{Meta: handoff.Meta{Event: "session-end", Created: now.Add(-2 * time.Hour)}, Summary: "What is 2+2? It is 4.", Path: "thoughts/shared/handoffs/auth/a.md"},
 	}
