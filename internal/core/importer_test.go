@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/testkit"
 )
 
@@ -145,7 +146,7 @@ func TestCodexRootForms(t *testing.T) {
 	dashes := "— Goal (incl. success criteria): Ship the JWT refresh flow\n— Constraints/Assumptions: Keep /v1 compatible\n" +
 		"— Key decisions: RS256 over HS256\n— Now: Logout endpoint\n— Next: Integration tests\n— Open questions: Single-use refresh tokens?\n— Working set: src/auth/token.go\n"
 	for name, src := range map[string]string{"labels above lists": below, "em dashes": dashes} {
-		l, err := ParseLedger("CONTINUITY.md", []byte(src))
+		l, err := compat.ParseLedger("CONTINUITY.md", []byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -161,9 +162,9 @@ func TestCodexRootForms(t *testing.T) {
 func TestRefusedNamesTheRealFile(t *testing.T) {
 	r := testkit.New(t, true)
 	r.Write("CONTINUITY.md", "Just some notes\nnothing here\n")
-	o := Options{Project: openProject(r), Dir: r.Dir, Files: []string{"CONTINUITY.md"}, Now: now, Name: "x"}
-	jobs, _ := Jobs(o)
-	res, refused := Run(o, jobs, true)
+	o := ImportOptions{Project: openProject(r), Dir: r.Dir, Files: []string{"CONTINUITY.md"}, Now: now, Name: "x"}
+	jobs, _ := ImportJobs(o)
+	res, refused := ImportLedgers(o, jobs, true)
 	if refused != 1 || !strings.HasPrefix(res[0].Problem, "CONTINUITY.md:1:") {
 		t.Errorf("refused %d: %+v", refused, res[0])
 	}
