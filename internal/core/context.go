@@ -103,7 +103,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	}
 	latest := hpath == ""
 	if latest {
-		hpath, _ = p.LatestHandoff(name)
+		hpath, _ = p.LatestHandoff(name, e.Now)
 	}
 	if hpath != "" {
 		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
@@ -183,7 +183,7 @@ func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 // to start a ledger for it. Nothing is made active: hooks would find no
 // ledger.
 func handoffOnly(p *workspace.Workspace, e Env, name string) (Injection, bool) {
-	path, err := p.LatestHandoff(name)
+	path, err := p.LatestHandoff(name, e.Now)
 	if err != nil {
 		return Injection{}, false
 	}

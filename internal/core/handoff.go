@@ -113,7 +113,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if facts.Partial {
 		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
 	}
-	if prevPath, err := p.LatestHandoff(r.Name); err == nil {
+	if prevPath, err := p.LatestHandoff(r.Name, e.Now); err == nil {
 		markDecisions(p, prevPath, h)
 	}
 	keepSections(h, p.Config.Handoff.Sections)

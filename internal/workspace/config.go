@@ -195,6 +195,11 @@ func (l *LoadedConfig) file(path, within string) {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %s: %v", path, v.Line, k.Value, err))
 			continue
 		}
+		var refused []error
+		next.Redact.Allow, refused = redact.SplitAllow(next.Redact.Allow)
+		for _, err := range refused {
+			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))
+		}
 		if err := next.check(); err != nil {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))
 			continue
