@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -125,6 +126,16 @@ type Records interface {
 func NewDecoder(r Records, root string, red func(string) string) Decoder {
 	return &pipeline{records: r, acc: NewAccumulator(root, red)}
 }
+
+// CheckPatterns is a Decoder that takes a project's own check commands
+// (see Accumulator.SetCheckPatterns): every decoder NewDecoder returns.
+type CheckPatterns interface {
+	Decoder
+	SetCheckPatterns(res []*regexp.Regexp)
+}
+
+// SetCheckPatterns passes a project's own check commands to the accumulator.
+func (p *pipeline) SetCheckPatterns(res []*regexp.Regexp) { p.acc.SetCheckPatterns(res) }
 
 // pipeline is a host's Records and the accumulator they feed.
 type pipeline struct {
