@@ -155,14 +155,12 @@ func CheckOf(cmd string, extra []*regexp.Regexp) string {
 	return ""
 }
 
-var partSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||;`) })
-
 // commandParts are the commands of a line, split at && || and ;, each
 // without leading VAR=value words, "time" or "timeout N".
 func commandParts(cmd string) []string {
 	var out []string
 	for _, line := range strings.Split(cmd, "\n") {
-		for _, seg := range partSep().Split(line, -1) {
+		for _, seg := range splitParts(line) {
 			f := strings.Fields(seg)
 			for len(f) > 0 {
 				switch {
@@ -183,6 +181,24 @@ func commandParts(cmd string) []string {
 		}
 	}
 	return out
+}
+
+// splitParts splits a line at && || and ;.
+func splitParts(line string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == ';':
+			out = append(out, line[start:i])
+			start = i + 1
+		case i+1 < len(line) && (line[i] == '&' && line[i+1] == '&' || line[i] == '|' && line[i+1] == '|'):
+			out = append(out, line[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(out, line[start:])
 }
 
 // pipedAway reports whether a command's exit status is not its check's:
