@@ -304,7 +304,7 @@ func (a *Accumulator) result(o Observation) {
 			outcome = handoff.Failed
 		case failedOutput(o.Text):
 			outcome = handoff.Failed
-		case pipedAway(c.Command):
+		case pipedAway(c.Command) && !passedOutput(o.Text):
 			outcome = handoff.Unknown
 		}
 		var names []string

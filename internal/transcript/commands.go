@@ -263,6 +263,38 @@ func failedOutput(out string) bool {
 	return false
 }
 
+// passedOutput reports whether an output shows a test run that passed in
+// the words of its own tool, whatever the exit status (a run piped into
+// tail): go test's "ok" lines, pytest's "N passed" summary, cargo's "test
+// result: ok.", with no failure anywhere.
+func passedOutput(out string) bool {
+	if failedOutput(out) {
+		return false
+	}
+	passed := false
+	for _, line := range strings.Split(out, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"):
+			return false
+		case pytestSummary().MatchString(l):
+			if strings.Contains(l, " failed") || strings.Contains(l, " error") {
+				return false
+			}
+			passed = true
+		case strings.HasPrefix(l, "ok  \t"), strings.HasPrefix(l, "ok \t"), strings.HasPrefix(l, "ok\t"),
+			strings.HasPrefix(l, "test result: ok."):
+			passed = true
+		}
+	}
+	return passed
+}
+
+// pytestSummary is pytest's last line: "==== 3 passed in 0.12s ====".
+var pytestSummary = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^=+ .*\b\d+ passed\b.* in [\d.]+s.*=+$`)
+})
+
 // commitLine is git commit's first line of output: "[branch hash] subject"
 // ("[main (root-commit) 1a2b3c4] subject").
 var commitLine = sync.OnceValue(func() *regexp.Regexp {
