@@ -204,7 +204,7 @@ func TestHardening(t *testing.T) {
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/dev/zero: is a kernel or device file\)$`},
 		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "fifo") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.claudeDir, "fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.claudeDir, "fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -312,7 +312,7 @@ func TestHardening(t *testing.T) {
 		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
 			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.outside, "env-fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.outside, "env-fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -783,13 +783,14 @@ func TestHardeningHandoffCollisions(t *testing.T) {
 	e := newHEnvAt(t, bin, transcriptTemplate(t), filepath.Join(t.TempDir(), "home~dev"))
 	const n = 15
 	for i := range n {
-		// Each with a new prompt: a handoff equal to the session's
-		// previous one is not written again.
+		// Each with new work (a command): a handoff of the same work
+		// would take the previous one's place, not add one.
 		f, err := os.OpenFile(e.transcript, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(f, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"step %d\"},\"uuid\":\"u-%d\"}\n", i, i)
+		fmt.Fprintf(f, "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"model\":\"m\",\"content\":[{\"type\":\"tool_use\",\"id\":\"b-%d\",\"name\":\"Bash\",\"input\":{\"command\":\"make step-%d\"}}]},\"uuid\":\"a-%d\"}\n", i, i, i)
+		fmt.Fprintf(f, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"tool_use_id\":\"b-%d\",\"type\":\"tool_result\",\"content\":\"ok\"}]},\"uuid\":\"r-%d\"}\n", i, i)
 		f.Close()
 		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e), nil, 10*time.Second)
 		if code != 0 || len(stdout) != 0 || len(stderr) != 0 {

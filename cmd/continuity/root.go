@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
 
@@ -56,12 +57,13 @@ var (
 // 1 failure, 2 usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wd, _ := os.Getwd()
+	defer localstate.ReleaseLocks()
 	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: clock(os.Getenv("CONTINUITY_NOW")), dir: wd}
 	if len(args) > 0 && args[0] == "hook" && runHookFast(a, args[1:]) {
 		return 0 // a hook always exits 0
 	}
 	if printsUserText(args) {
-		o, e := &redactedOut{w: stdout}, &redactedOut{w: stderr}
+		o, e := &redactedOut{w: stdout, json: &a.json}, &redactedOut{w: stderr}
 		defer o.flush()
 		defer e.flush()
 		a.out, a.errw, stdout, stderr = o, e, o, e

@@ -71,7 +71,7 @@ func runShow(a *app, o showOptions) error {
 	}
 	l.Path = p.Rel(path)
 	var latest *core.Handoff
-	if hp, err := p.LatestHandoff(name); err == nil && hp != "" {
+	if hp, err := p.LatestHandoff(name, a.now()); err == nil && hp != "" {
 		if h, _, ok := core.ReadHandoff(p, hp, a.now()); ok {
 			latest = &h
 		}

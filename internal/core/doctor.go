@@ -6,6 +6,7 @@ package core
 // last hook runs ended.
 
 import (
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,8 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
@@ -301,13 +300,14 @@ func checkRepo(o DoctorOptions) []Check {
 				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
 		case !st.IsDir():
 			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
-		case unix.Access(d, unix.W_OK) != nil:
+		case !safefile.Writable(d):
 			add("directory", false, p.Rel(d)+" is not writable", "fix its permissions")
 		default:
 			add("directory", true, p.Rel(d)+" writable", "")
 		}
 	}
 	checks = append(checks, mergeDriverChecks(p)...)
+	checks = append(checks, configChecks(p)...)
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
@@ -343,6 +343,19 @@ func checkRepo(o DoctorOptions) []Check {
 			fix = "see the message; CONTINUITY_DEBUG=1 makes the hook say more"
 		}
 		add("last hook run", r.OK, info, fix)
+	}
+	return checks
+}
+
+// configChecks reports the configuration's problems, a refused redact
+// allow entry among them: the rest of the configuration still applies.
+func configChecks(p *workspace.Workspace) []Check {
+	if p.Config == nil {
+		return nil
+	}
+	var checks []Check
+	for _, err := range p.Config.Problems {
+		checks = append(checks, Check{Name: "config", Info: p.Redact(err.Error()), Fix: "fix the value; `continuity config` shows what applies"})
 	}
 	return checks
 }
@@ -394,24 +407,40 @@ func programOf(cmdline string) string {
 	return s
 }
 
-// binaryCheck checks that the program of a hook command runs, and, when
-// the command names its agent, that it understands --agent (an older
-// continuity on PATH would fail every hook).
+// continuityModule is the module path a build of continuity records.
+const continuityModule = "github.com/continuity-md/continuity"
+
+// binaryCheck inspects the program of a hook command without running it:
+// a repository's settings may name any program (a clone's included), and
+// doctor inspects. The program is continuity when it is this very binary,
+// or a build of continuity's module, as its Go build information says;
+// anything else is reported, never run.
 func binaryCheck(cmdline, agent string) Check {
 	prog := programOf(cmdline)
 	path, err := exec.LookPath(prog)
 	if err != nil {
 		return Check{Name: "binary", Info: fmt.Sprintf("%s: %v", prog, err), Fix: "install continuity on PATH or run `continuity init` again from the binary you want"}
 	}
-	out, err := exec.Command(path, "version").Output()
+	if self, err := os.Executable(); err == nil && isSameFile(self, path) {
+		return Check{Name: "binary", OK: true, Info: path + " (this continuity)"}
+	}
+	fi, err := os.Stat(path)
+	var info *buildinfo.BuildInfo
+	if err == nil && fi.Mode().IsRegular() {
+		info, err = buildinfo.ReadFile(path)
+	}
+	if err != nil || info == nil || info.Main.Path != continuityModule {
+		return Check{Name: "binary", Info: path + ": not a continuity binary (doctor does not run it)",
+			Fix: "make the hook command run continuity: `continuity init --agent " + agent + "` writes it"}
+	}
+	return Check{Name: "binary", OK: true, Info: fmt.Sprintf("%s (continuity %s, another build than this doctor's; not run)", path, info.Main.Version)}
+}
+
+func isSameFile(a, b string) bool {
+	fa, err := os.Stat(a)
 	if err != nil {
-		return Check{Name: "binary", Info: fmt.Sprintf("%s does not run: %v", path, err), Fix: "reinstall continuity"}
+		return false
 	}
-	version := strings.TrimSpace(string(out))
-	if install.Agent(cmdline) != "" {
-		if err := exec.Command(path, "hook", "--agent", agent, "--help").Run(); err != nil {
-			return Check{Name: "binary", Info: fmt.Sprintf("%s (%s) does not know hook --agent: every hook fails", path, version), Fix: "install this version of continuity on PATH"}
-		}
-	}
-	return Check{Name: "binary", OK: true, Info: path + " (" + version + ")"}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }

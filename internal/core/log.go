@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
@@ -193,7 +194,7 @@ func slowEntry(p *workspace.Workspace, path string) (LogEntry, bool) {
 	if err != nil {
 		return LogEntry{}, false
 	}
-	h, err := handoff.Parse(src)
+	h, err := compat.ParseHandoff(src)
 	if err != nil {
 		return LogEntry{}, false
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -24,6 +25,7 @@ type Query struct {
 	Session string    // only this work stream ("" for all)
 	Author  string    // only handoffs whose author has a word starting with each of these words
 	Since   time.Time // only what was written since (zero for all)
+	In      string    // "ledgers" or "handoffs": only that kind of file ("" for both)
 }
 
 // Hit is one matching line.
@@ -89,11 +91,17 @@ type searcher struct {
 	hits []Hit
 }
 
-// stream returns the hits in work stream name's ledger and handoffs.
+// stream returns the hits in work stream name's ledger and handoffs, a
+// line once (see once).
 func (s *searcher) stream(name string, loose bool) []Hit {
+	return once(s.streamAll(name, loose))
+}
+
+// streamAll returns every hit in work stream name's ledger and handoffs.
+func (s *searcher) streamAll(name string, loose bool) []Hit {
 	s.hits = nil
 	p := s.p
-	if s.q.Author == "" {
+	if s.q.Author == "" && s.q.In != "handoffs" {
 		if lp, _ := p.LedgerPath(name); lp != "" {
 			if src, err := safefile.Read(lp, p.WriteOptions()); err == nil && s.m.in(src, &s.low) {
 				if l, _, err := LoadLedger(p, name); err == nil && l != nil && (s.q.Since.IsZero() || l.Updated >= ledger.FormatTime(s.q.Since)) {
@@ -101,6 +109,9 @@ func (s *searcher) stream(name string, loose bool) []Hit {
 				}
 			}
 		}
+	}
+	if s.q.In == "ledgers" {
+		return s.hits
 	}
 	if loose {
 		for _, f := range p.HandoffFiles(name) {
@@ -146,6 +157,47 @@ func (s *searcher) stream(name string, loose bool) []Hit {
 	return s.hits
 }
 
+// once keeps one hit for each line of a stream (hits in order: the
+// ledger's, then the handoffs' oldest first): a handoff repeating the
+// ledger's line (its goal, now, a decision) adds none, and of handoffs
+// repeating one another the newest shows it, where it was last written.
+func once(hits []Hit) []Hit {
+	seen := map[string]bool{}
+	keep := make([]bool, len(hits))
+	for i, h := range hits {
+		if h.Kind == "ledger" {
+			keep[i] = !seen[lineKey(h.Text)]
+			seen[lineKey(h.Text)] = true
+		}
+	}
+	for i := len(hits) - 1; i >= 0; i-- {
+		if h := hits[i]; h.Kind != "ledger" {
+			keep[i] = !seen[lineKey(h.Text)]
+			seen[lineKey(h.Text)] = true
+		}
+	}
+	out := hits[:0]
+	for i, h := range hits {
+		if keep[i] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// lineKey is what makes two lines the same for search: the text without a
+// list mark, a YAML key or quotes ("- RS256" in a handoff, "  - decision:
+// RS256" in the ledger), nor a "(new)" mark.
+func lineKey(s string) string {
+	s = strings.TrimSpace(strings.TrimSuffix(s, " (new)"))
+	s = strings.TrimLeft(s, "-*> ")
+	for _, key := range []string{"decision:", "why:", "goal:", "now:", "- "} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, key))
+	}
+	s = strings.Trim(s, `"'`)
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
 // handoff adds a handoff's hits, when its author and time pass the query.
 func (s *searcher) handoff(src []byte, path, name string) {
 	if !s.m.in(src, &s.low) {
@@ -153,7 +205,7 @@ func (s *searcher) handoff(src []byte, path, name string) {
 	}
 	e, _, fast := fastHead(src)
 	if !fast {
-		h, err := handoff.Parse(src)
+		h, err := compat.ParseHandoff(src)
 		if err != nil {
 			return
 		}

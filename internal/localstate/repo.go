@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -57,7 +55,7 @@ func (s *State) repoDir() string {
 func (s *State) commonLockDir() string {
 	s.commonOnce.Do(func() {
 		d := filepath.Join(s.Common, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && unix.Access(d, unix.W_OK) == nil {
+		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
 			s.commonLocks = d
 			return
 		}

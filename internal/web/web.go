@@ -293,7 +293,7 @@ func (s *Server) handoff(w http.ResponseWriter, r *http.Request) {
 	if b, found, err := ledger.SplitFront(clean); found && err == nil {
 		body = clean[b.Body:]
 	}
-	if h, err := handoff.Parse(clean); err == nil {
+	if h, err := compat.ParseHandoff(clean); err == nil {
 		d.Meta = h.Meta
 	}
 	if d.Meta.Created.IsZero() {

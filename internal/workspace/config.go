@@ -32,7 +32,7 @@ const ConfigFile = ".continuity.yaml"
 const MaxBudget = 9900
 
 // HandoffSections are the sections a handoff may hold, by config name.
-var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
+var HandoffSections = []string{"state", "summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
 
 // Config is the effective configuration.
 type Config struct {
@@ -195,6 +195,11 @@ func (l *LoadedConfig) file(path, within string) {
 		if err := decodeKey(&next, k.Value, v); err != nil {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %s: %v", path, v.Line, k.Value, err))
 			continue
+		}
+		var refused []error
+		next.Redact.Allow, refused = redact.SplitAllow(next.Redact.Allow)
+		for _, err := range refused {
+			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))
 		}
 		if err := next.check(); err != nil {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -110,7 +109,7 @@ func TestHostileConfigFile(t *testing.T) {
 	cases := map[string]func(path string){
 		"symlink to /dev/zero":           func(path string) { must(t, os.Symlink("/dev/zero", path)) },
 		"symlink outside the repository": func(path string) { must(t, os.Symlink(outside, path)) },
-		"a named pipe":                   func(path string) { must(t, syscall.Mkfifo(path, 0o644)) },
+		"a named pipe":                   func(path string) { must(t, mkfifo(path)) },
 		"a directory":                    func(path string) { must(t, os.Mkdir(path, 0o755)) },
 		"larger than the bound": func(path string) {
 			write(t, path, "budget: 8000\n# "+strings.Repeat("x", MaxConfigSize)+"\n")

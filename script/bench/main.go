@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -146,11 +145,7 @@ func rssChild(argv []string) int {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		return 1
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss << 10 // kilobytes on Linux
-	}
-	fmt.Fprintf(os.Stderr, "\nmaxrss=%d\n", rss)
+	fmt.Fprintf(os.Stderr, "\nmaxrss=%d\n", maxRSS(cmd.ProcessState))
 	return cmd.ProcessState.ExitCode()
 }
 
