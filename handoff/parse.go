@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/ledger"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -79,7 +77,7 @@ func Parse(src []byte) (*Parsed, error) {
 // the next, verbatim, without the blank lines around it. A repeated
 // heading keeps its first section.
 func Sections(body []byte) (map[string]string, []string) {
-	doc := goldmark.DefaultParser().Parse(text.NewReader(body))
+	doc := ledger.ParseMarkdown(body)
 	type heading struct {
 		title        string
 		start, after int // heading line start; first byte after the heading

@@ -73,7 +73,7 @@ func runHookFor(a *app, h agent.Host) {
 			}
 		}
 	}()
-	payload, err := core.ReadPayload(a.in)
+	payload, err := readPayload(a.in, payloadWait)
 	var ev agent.Event
 	if err == nil {
 		ev, err = h.Decode(payload)

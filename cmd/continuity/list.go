@@ -90,6 +90,9 @@ func runList(a *app, o listOptions) error {
 				fmt.Fprintf(a.out, "    recent authors: %s\n", strings.Join(e.Authors, ", "))
 			}
 		}
+		for _, f := range e.Future {
+			fmt.Fprintf(a.out, "    dated in the future: %s (never taken for the latest)\n", f)
+		}
 	}
 	return nil
 }

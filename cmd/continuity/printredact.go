@@ -14,10 +14,15 @@ import (
 // into the transcript and the model's context), through show, list,
 // search, config or an error message. The built-in rules apply, and the
 // project's own (redact.extra) once the command has opened the project.
+//
+// It is also the one place that keeps a file's text from acting on the
+// terminal: controls, bidi and invisible characters are made visible, or
+// escaped in JSON (see visible).
 type redactedOut struct {
-	w   io.Writer
-	buf bytes.Buffer
-	p   *workspace.Workspace // the project the command opened, if any
+	w    io.Writer
+	buf  bytes.Buffer
+	p    *workspace.Workspace // the project the command opened, if any
+	json *bool                // the command prints JSON
 }
 
 func (r *redactedOut) Write(p []byte) (int, error) { return r.buf.Write(p) }
@@ -33,7 +38,7 @@ func (r *redactedOut) flush() {
 		// project's does not bring back what the built-in rules took.
 		out = r.p.Redact(out)
 	}
-	_, _ = io.WriteString(r.w, out)
+	_, _ = io.WriteString(r.w, visible(out, r.json != nil && *r.json, styles))
 	r.buf.Reset()
 }
 
@@ -49,13 +54,14 @@ func (a *app) projectOpened(p *workspace.Workspace) {
 
 // printsUserText reports whether the command line's output may hold text
 // from the project's files: everything but the hook (its own output is
-// redacted as it is built), the merge driver and shell completion.
+// redacted as it is built), the merge driver, shell completion and serve
+// (which prints its address at once, and redacts every page it serves).
 func printsUserText(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "hook", "merge", "completion", "__complete", "__completeNoDesc":
+	case "hook", "merge", "completion", "__complete", "__completeNoDesc", "serve":
 		return false
 	}
 	return true

@@ -10,9 +10,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -24,6 +22,10 @@ const (
 	green = "\x1b[32m"
 	reset = "\x1b[0m"
 )
+
+// styles are the escape sequences the renderer writes, the only ones a
+// command's output may carry to a terminal.
+var styles = []string{bold, dim, cyan, green, reset}
 
 // Ledger writes a ledger for a person at a terminal: fields aligned,
 // lists marked, the markdown body styled by its structure.
@@ -83,7 +85,7 @@ func HandoffLine(w io.Writer, path, size string) {
 // markdown styles markdown by its block structure: headings bold,
 // code dimmed, list items bulleted; text is kept as written.
 func markdown(w io.Writer, src []byte) {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := ledger.ParseMarkdown(src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		raw := blockText(n, src)
 		switch n.Kind() {

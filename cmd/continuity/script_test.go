@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"testdata":    cmdTestdata,
 			"payload":     cmdPayload,
 			"replace":     cmdReplace,
+			"repeat":      cmdRepeat,
 			"transcripts": cmdTranscripts,
 		},
 	})
@@ -139,6 +141,23 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 	b, err := os.ReadFile(path)
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(b), args[0], os.Expand(args[1], ts.Getenv))), 0o644))
+}
+
+// repeat FILE N PIECE: append PIECE (a Go string literal's body: \n is a
+// line break) N times to FILE, creating it.
+func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: repeat FILE N PIECE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	piece, err := strconv.Unquote(`"` + args[2] + `"`)
+	ts.Check(err)
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	ts.Check(err)
+	_, err = f.WriteString(strings.Repeat(piece, n))
+	ts.Check(err)
+	ts.Check(f.Close())
 }
 
 // testdata SRC DST: copy a file from the repository (a path relative to its root).

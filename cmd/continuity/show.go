@@ -52,7 +52,7 @@ func runShow(a *app, o showOptions) error {
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+			return core.LedgerNotFound(p, name, path)
 		}
 		return err
 	}
@@ -71,7 +71,7 @@ func runShow(a *app, o showOptions) error {
 	}
 	l.Path = p.Rel(path)
 	var latest *core.Handoff
-	if hp, err := p.LatestHandoff(name); err == nil && hp != "" {
+	if hp, err := p.LatestHandoff(name, a.now()); err == nil && hp != "" {
 		if h, _, ok := core.ReadHandoff(p, hp, a.now()); ok {
 			latest = &h
 		}

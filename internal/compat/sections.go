@@ -19,9 +19,7 @@ import (
 	"unicode"
 
 	"github.com/continuity-md/continuity/ledger"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 type secKind int
@@ -287,7 +285,7 @@ func readSections(path string, src []byte) *sectionParse {
 // readSectionsExcept is readSections leaving the sections of the skipped
 // fields unread (kept in the body).
 func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *sectionParse {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := ledger.ParseMarkdown(src)
 	p := &sectionParse{l: ledger.Ledger{Path: path, Format: ledger.Sections, Src: src, Body: src}, src: src, skip: skip}
 	var title string
 	cur := -1

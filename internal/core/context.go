@@ -101,16 +101,29 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
 		}
 	}
-	if hpath == "" {
-		hpath, _ = p.LatestHandoff(name)
+	latest := hpath == ""
+	if latest {
+		hpath, _ = p.LatestHandoff(name, e.Now)
 	}
 	if hpath != "" {
 		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
-			if parsed, herr := compat.ParseHandoff(src); herr == nil {
+			parsed, herr := compat.ParseHandoff(src)
+			if herr != nil {
+				parsed = nil
+			}
+			if latest {
+				// The latest with substance, never a chat-only one;
+				// the sessions since the stream was last given, a line each.
+				hpath, parsed, in.Ended = chooseHandoff(p, name, hpath, parsed, lastGiven(p, name))
+			}
+			if parsed != nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
 			}
 		}
+	}
+	if agentSession != "" && !refresh {
+		markGiven(p, name, e.Now)
 	}
 	return in, err
 }
@@ -157,7 +170,7 @@ func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 		if inj, ok := handoffOnly(p, e, name); ok {
 			return inj, nil
 		}
-		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return Injection{}, LedgerNotFound(p, name, path)
 	}
 	if err := p.SetActive(name); err != nil {
 		return Injection{}, err
@@ -170,7 +183,7 @@ func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 // to start a ledger for it. Nothing is made active: hooks would find no
 // ledger.
 func handoffOnly(p *workspace.Workspace, e Env, name string) (Injection, bool) {
-	path, err := p.LatestHandoff(name)
+	path, err := p.LatestHandoff(name, e.Now)
 	if err != nil {
 		return Injection{}, false
 	}

@@ -6,6 +6,7 @@ package core
 // last hook runs ended.
 
 import (
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -185,6 +186,19 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		}
 	}
 	sortEvents(h, order)
+	registered := false
+	for _, c := range r.Events {
+		registered = registered || c != ""
+	}
+	if gone := Uninstalled(p); !registered && !gone.IsZero() {
+		// Not a first install: say what happened rather than suggest one.
+		for _, ev := range order {
+			r.Events[ev] = ""
+		}
+		add(Check{Name: "hooks", OK: true, Note: true, Info: "uninstalled from this repository on " + gone.Format("2006-01-02 15:04Z") + " (continuity uninstall): no hooks registered",
+			Fix: fmt.Sprintf("`continuity init%s` installs them again", AgentArg(h, o.Default))})
+		return r, checks
+	}
 	for _, ev := range order {
 		if c := r.Events[ev]; c != "" {
 			add(Check{Name: "hook " + ev, OK: true, Info: c})
@@ -259,6 +273,16 @@ func checkRepo(o DoctorOptions) []Check {
 	add := func(name string, ok bool, info, fix string) {
 		checks = append(checks, Check{Name: name, OK: ok, Info: info, Fix: fix})
 	}
+	if p.Config.Disable {
+		from := p.Config.From["disable"]
+		fix := "run `continuity enable --user` to switch them back on"
+		if strings.HasPrefix(from, p.Root+string(filepath.Separator)) {
+			fix = "run `continuity enable` to switch them back on"
+		} else if strings.HasPrefix(from, "$") {
+			fix = "unset " + strings.TrimPrefix(from, "$") + " to switch them back on"
+		}
+		add("enabled", false, "continuity is disabled here (disable: true, from "+from+"): the hooks write no handoff and inject nothing", fix)
+	}
 	// Directories: a repository opts in with a ledger directory (continuity
 	// new or init creates it); the handoff directory comes with the first
 	// handoff, so its absence is no fault (plugin users never run init).
@@ -282,6 +306,7 @@ func checkRepo(o DoctorOptions) []Check {
 		}
 	}
 	checks = append(checks, mergeDriverChecks(p)...)
+	checks = append(checks, configChecks(p)...)
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
@@ -317,6 +342,19 @@ func checkRepo(o DoctorOptions) []Check {
 			fix = "see the message; CONTINUITY_DEBUG=1 makes the hook say more"
 		}
 		add("last hook run", r.OK, info, fix)
+	}
+	return checks
+}
+
+// configChecks reports the configuration's problems, a refused redact
+// allow entry among them: the rest of the configuration still applies.
+func configChecks(p *workspace.Workspace) []Check {
+	if p.Config == nil {
+		return nil
+	}
+	var checks []Check
+	for _, err := range p.Config.Problems {
+		checks = append(checks, Check{Name: "config", Info: p.Redact(err.Error()), Fix: "fix the value; `continuity config` shows what applies"})
 	}
 	return checks
 }
@@ -368,24 +406,40 @@ func programOf(cmdline string) string {
 	return s
 }
 
-// binaryCheck checks that the program of a hook command runs, and, when
-// the command names its agent, that it understands --agent (an older
-// continuity on PATH would fail every hook).
+// continuityModule is the module path a build of continuity records.
+const continuityModule = "github.com/continuity-md/continuity"
+
+// binaryCheck inspects the program of a hook command without running it:
+// a repository's settings may name any program (a clone's included), and
+// doctor inspects. The program is continuity when it is this very binary,
+// or a build of continuity's module, as its Go build information says;
+// anything else is reported, never run.
 func binaryCheck(cmdline, agent string) Check {
 	prog := programOf(cmdline)
 	path, err := exec.LookPath(prog)
 	if err != nil {
 		return Check{Name: "binary", Info: fmt.Sprintf("%s: %v", prog, err), Fix: "install continuity on PATH or run `continuity init` again from the binary you want"}
 	}
-	out, err := exec.Command(path, "version").Output()
+	if self, err := os.Executable(); err == nil && isSameFile(self, path) {
+		return Check{Name: "binary", OK: true, Info: path + " (this continuity)"}
+	}
+	fi, err := os.Stat(path)
+	var info *buildinfo.BuildInfo
+	if err == nil && fi.Mode().IsRegular() {
+		info, err = buildinfo.ReadFile(path)
+	}
+	if err != nil || info == nil || info.Main.Path != continuityModule {
+		return Check{Name: "binary", Info: path + ": not a continuity binary (doctor does not run it)",
+			Fix: "make the hook command run continuity: `continuity init --agent " + agent + "` writes it"}
+	}
+	return Check{Name: "binary", OK: true, Info: fmt.Sprintf("%s (continuity %s, another build than this doctor's; not run)", path, info.Main.Version)}
+}
+
+func isSameFile(a, b string) bool {
+	fa, err := os.Stat(a)
 	if err != nil {
-		return Check{Name: "binary", Info: fmt.Sprintf("%s does not run: %v", path, err), Fix: "reinstall continuity"}
+		return false
 	}
-	version := strings.TrimSpace(string(out))
-	if install.Agent(cmdline) != "" {
-		if err := exec.Command(path, "hook", "--agent", agent, "--help").Run(); err != nil {
-			return Check{Name: "binary", Info: fmt.Sprintf("%s (%s) does not know hook --agent: every hook fails", path, version), Fix: "install this version of continuity on PATH"}
-		}
-	}
-	return Check{Name: "binary", OK: true, Info: path + " (" + version + ")"}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -74,11 +75,28 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
+	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+		// Local state still remembers the session ran, on which stream.
+		if r.AgentSession != "" {
+			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
+				if s.Ledger == "" {
+					s.Ledger = r.Name
+				}
+			})
+		}
+		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
+	}
 	var prev localstate.Session
+	replace := ""
 	if r.AgentSession != "" {
 		prev = p.Local.LoadSession(r.AgentSession)
-		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
-			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+		if prev.HandoffHash == activity && prev.Handoff != "" {
+			switch {
+			case replaceable(p, prev.Handoff, e.Now):
+				replace = prev.Handoff
+			case r.SkipIfSame:
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+			}
 		}
 	}
 	l, _, lerr := LoadLedger(p, r.Name)
@@ -86,16 +104,16 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	dirty := gitMeta(p, &meta, gitBudget)
+	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
 	sessionFiles := facts.Files
-	h := build(p, r.Name, meta, facts, dirty, l)
+	h := build(p, r.Name, meta, facts, dirty, commits, l)
 	if r.Recovered != "" {
 		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
 	}
 	if facts.Partial {
 		h.Summary = strings.TrimSpace(fmt.Sprintf("(This handoff was written from the first %s of the transcript: the hook ran out of time. The next one goes on from there.)\n\n%s", sizeText(facts.Bytes), h.Summary))
 	}
-	if prevPath, err := p.LatestHandoff(r.Name); err == nil {
+	if prevPath, err := p.LatestHandoff(r.Name, e.Now); err == nil {
 		markDecisions(p, prevPath, h)
 	}
 	keepSections(h, p.Config.Handoff.Sections)
@@ -115,6 +133,9 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
+	if replace != "" {
+		path = replaceWith(p, replace, path, &warn)
+	}
 	rel := p.Rel(path)
 	if l != nil {
 		if err := updateLedgerFiles(p, r.Name, sessionFiles, e.Now); err != nil {
@@ -129,6 +150,9 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		}
 	}
 	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
+	if replace != "" {
+		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
+	}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
@@ -267,10 +291,11 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 }
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
-// uncommitted paths.
-func gitMeta(p *workspace.Workspace, m *handoff.Meta, budget time.Duration) []string {
+// uncommitted paths and the commits made on the branch since the session
+// started (started: the transcript's first timestamp; none when "").
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
-		return nil
+		return nil, nil
 	}
 	m.Branch = gitfacts.Branch(p.Repo)
 	m.Commit = gitfacts.Commit(p.Repo)
@@ -281,49 +306,131 @@ func gitMeta(p *workspace.Workspace, m *handoff.Meta, budget time.Duration) []st
 	if err == nil {
 		m.Dirty = len(files)
 	}
-	return files
+	var commits []handoff.Commit
+	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
+		log, _ := gitfacts.Log(ctx, p.Repo, t)
+		for _, c := range log {
+			commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+		}
+	}
+	return files, commits
 }
 
-// build assembles the handoff: the session's files first, then what else
-// is uncommitted in the work tree (continuity's own files left out).
-func build(p *workspace.Workspace, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
-	g := *f
-	g.Files = mergeFiles(f.Files, notOurs(p, dirty))
-	h := handoff.Build(meta, &g, l)
+// build assembles the handoff: the files the session touched, and apart
+// from them what is uncommitted in the work tree (continuity's own files
+// left out); the commits the session's commands reported and those git
+// shows on the branch since the session started.
+func build(p *workspace.Workspace, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, commits []handoff.Commit, l *ledger.Ledger) *handoff.Handoff {
+	h := handoff.Build(meta, f, l)
+	h.Uncommitted = notOurs(p, dirty)
+	h.Commits = mergeCommits(h.Commits, commits)
 	lpath, _ := p.LedgerPath(name)
 	h.LedgerPath = p.Rel(lpath)
 	return h
 }
 
-// activityHash fingerprints what a transcript says was done, to tell
-// whether anything is new since the last handoff.
+// mergeCommits joins the commits a transcript reported with git's, oldest
+// first, each once (an abbreviated hash matches its longer form).
+func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
+	out := append([]handoff.Commit(nil), fromGit...)
+	for _, c := range seen {
+		dup := slices.ContainsFunc(out, func(o handoff.Commit) bool {
+			return strings.HasPrefix(o.Hash, c.Hash) || strings.HasPrefix(c.Hash, o.Hash)
+		})
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// activityHash fingerprints the work a transcript says was done (not the
+// conversation about it), to tell whether anything is new since the last
+// handoff.
 func activityHash(f *handoff.Facts) string {
 	b, _ := json.Marshal(struct {
-		Files, Commands, Errors, Prompts []string
+		Files, Outside, Commands, Errors []string
 		Tasks                            []handoff.Task
-		Last                             string
-	}{f.Files, f.Commands, f.Errors, f.Prompts, f.Tasks, f.LastAssistant})
+		Checks                           []handoff.Check
+		Commits                          []handoff.Commit
+	}{f.Files, f.Outside, f.Commands, f.Errors, f.Tasks, f.Checks, f.Commits})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// contentHash fingerprints what a handoff says apart from its time (and
-// its name, which is not in it) and the marks of what is new since the
-// one before.
+// contentHash fingerprints what a handoff says apart from its time, what
+// triggered it (its name, event, trigger, reason) and the marks of what is
+// new since the one before: a session end that follows a compaction with
+// nothing new says nothing new.
 func contentHash(h *handoff.Handoff) string {
 	c := *h
 	c.Created = time.Time{}
+	c.Event, c.Trigger, c.Reason = "", "", ""
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// idle reports a transcript with no sign of work: no prompt, no reply, no
-// tool use (the empty session that follows a cleared one ends like this).
+// idle reports a transcript with no sign of anything: no prompt, no reply,
+// no tool use (the empty session that follows a cleared one ends like this).
 func idle(f *handoff.Facts) bool {
-	return len(f.Files) == 0 && len(f.Tasks) == 0 && len(f.Commands) == 0 && len(f.Errors) == 0 &&
-		len(f.Prompts) == 0 && f.LastAssistant == ""
+	return !substantial(f) && len(f.Prompts) == 0 && f.LastAssistant == ""
+}
+
+// substantial reports a transcript with work in it: a file written, a
+// command beyond looking, a failed call, a plan, a commit, a check. A
+// chat-only session (prompts and replies), or one that only looked at
+// files, has none: its handoff would only push the one that says where the
+// work stands out of sight.
+func substantial(f *handoff.Facts) bool {
+	return len(f.Files) > 0 || len(f.Outside) > 0 || len(f.Tasks) > 0 || len(f.Commands) > 0 || len(f.Errors) > 0 ||
+		len(f.Checks) > 0 || len(f.Commits) > 0
+}
+
+// replaceWith puts the handoff just written at path in the place of the
+// session's previous one (old, relative to the root) and returns where it
+// now is: under old's name when path only took a "~N" name because old
+// held its own, else under its own, old removed. The new file is written
+// before the old one goes: nothing is lost when either step fails.
+func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) string {
+	oldPath := filepath.Join(p.Root, filepath.FromSlash(old))
+	if strings.HasPrefix(filepath.Base(path), strings.TrimSuffix(filepath.Base(oldPath), ".md")+"~") {
+		if err := os.Rename(path, oldPath); err != nil {
+			*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+			return path
+		}
+		return oldPath
+	}
+	if err := os.Remove(oldPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+	}
+	return path
+}
+
+// replaceWindow is how recent a session's previous handoff must be for a
+// new one that says the same but for its summary to take its place.
+const replaceWindow = 10 * time.Minute
+
+// replaceable reports whether the handoff at rel (the session's previous
+// one) may give way to a new one: written (by its name) within
+// replaceWindow, and never
+// committed (git does not track it; without git nothing is committed).
+func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
+	written, _, ok := handoff.NameTime(path.Base(rel))
+	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
+		return false
+	}
+	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if p.Repo.Root == "" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitBudget)
+	defer cancel()
+	tracked, err := gitfacts.Tracked(ctx, p.Repo, rel)
+	return err == nil && !tracked
 }
 
 // markDecisions marks the handoff's decisions that the previous handoff of
@@ -365,7 +472,8 @@ func keepSections(h *handoff.Handoff, keep []string) {
 	for key, drop := range map[string]func(){
 		"summary": func() { h.Summary = "" }, "goal": func() { h.Goal = "" }, "now": func() { h.Now = "" },
 		"done": func() { h.Done = nil }, "next": func() { h.Next = nil }, "decisions": func() { h.Decisions, h.NewDecisions = nil, nil },
-		"files": func() { h.Files = nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"files": func() { h.Files, h.Outside = nil, nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"state":    func() { h.Task, h.Plan, h.Checks, h.Commits, h.Uncommitted, h.InFlight = "", nil, nil, nil, nil, nil },
 		"requests": func() { h.Prompts = nil },
 	} {
 		if !on[key] {
@@ -389,25 +497,6 @@ func notOurs(p *workspace.Workspace, paths []string) []string {
 		if !mine {
 			out = append(out, f)
 		}
-	}
-	return out
-}
-
-// mergeFiles joins two lists of paths without repeats, dropping a
-// directory entry ("src/") when a path inside it is listed.
-func mergeFiles(a, b []string) []string {
-	all := append(append([]string{}, a...), b...)
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range all {
-		if s == "" || seen[s] {
-			continue
-		}
-		seen[s] = true
-		if strings.HasSuffix(s, "/") && slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(o, s) }) {
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
 }
@@ -463,7 +552,8 @@ func write(p *workspace.Workspace, r Request, created time.Time, body []byte) (s
 }
 
 // updateLedgerFiles adds the files a session touched (inside the
-// repository) to the ledger's files list and refreshes updated.
+// repository) that the ledger's files list lacks, and then refreshes
+// updated; with none new the ledger is left as it was.
 func updateLedgerFiles(p *workspace.Workspace, name string, files []string, now time.Time) error {
 	var rel []string
 	for _, f := range notOurs(p, files) {
@@ -479,11 +569,14 @@ func updateLedgerFiles(p *workspace.Workspace, name string, files []string, now 
 		if old == nil {
 			return nil, safefile.ErrNoChange
 		}
-		var edits []ledger.Edit
-		if len(rel) > 0 {
-			edits = append(edits, ledger.Append(ledger.KeyFiles, rel...))
+		// Only a new file changes the ledger: updated never moves alone.
+		if l, err := ledger.Parse(p.Rel(path), old); err == nil {
+			rel = slices.DeleteFunc(rel, func(f string) bool { return slices.Contains(l.Files, f) })
 		}
-		out, err := ledger.Apply(old, now, edits...)
+		if len(rel) == 0 {
+			return nil, safefile.ErrNoChange
+		}
+		out, err := ledger.Apply(old, now, ledger.Append(ledger.KeyFiles, rel...))
 		if err != nil {
 			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
 				return nil, perr
@@ -501,6 +594,10 @@ func AddSummary(p *workspace.Workspace, id, raw string) (string, error) {
 		return "no compaction summary in the payload", nil
 	}
 	s := p.Local.LoadSession(id)
+	if s.Handoff == "" && s.Ledger != "" {
+		// The session ran, with nothing of substance to hand off.
+		return "no handoff from before the compaction (nothing of substance); summary not recorded", nil
+	}
 	if s.Handoff == "" {
 		return "", errors.New("no handoff from before the compaction for this session; summary not recorded")
 	}

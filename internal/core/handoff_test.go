@@ -41,9 +41,10 @@ func TestWriteHandoff(t *testing.T) {
 	if m := parsed.Meta; m.Agent != "codex" || m.Model != "model-x" || m.Tokens != 153412 {
 		t.Errorf("meta %+v: agent, model and tokens must come from the host and the transcript", m)
 	}
-	// The ledger learned the session's files; local state the handoff.
+	// The ledger already listed the session's one file: it is left as it
+	// was (updated never moves alone); local state learned the handoff.
 	l, _, err := LoadLedger(r.p, "auth")
-	if err != nil || l.Updated != "2026-11-22T14:05:09Z" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
+	if err != nil || l.Updated != "" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
 		t.Errorf("ledger files %q, updated %q (%v)", l.Files, l.Updated, err)
 	}
 	s := r.p.Local.LoadSession(SessionID)
@@ -63,18 +64,38 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// Something new: written.
+	// A new prompt, no new work, a minute after the uncommitted previous
+	// handoff: the new one takes its place.
 	f, err := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}` + "\n")
 	f.Close()
-	if w4, err := WriteHandoff(r.p, e, end); err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") {
+	w4, err := WriteHandoff(r.p, e, end)
+	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || !strings.Contains(w4.Message, "in place of "+want) {
 		t.Errorf("session end after a new prompt: %+v, %v", w4, err)
 	}
+	if got := handoffsOf(t, r, "auth"); len(got) != 1 || !strings.HasSuffix(got[0], w4.Path[strings.LastIndex(w4.Path, "/"):]) {
+		t.Errorf("handoffs %q, want the session end's alone", got)
+	}
+	contains(t, "the replacing handoff", r.read(w4.Path), "now the logout endpoint")
+	// Committed, it is never rewritten: new work after it adds a handoff.
+	r.git("add", "thoughts")
+	r.git("commit", "-q", "-m", "handoffs")
+	f, _ = os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-new2"}` + "\n")
+	f.Close()
+	e.Now = e.Now.Add(time.Minute)
+	if w5, err := WriteHandoff(r.p, e, end); err != nil || w5.Path != "" {
+		t.Errorf("a prompt after a committed handoff, no new work: %+v, %v", w5, err)
+	}
+	pre := preCompact(tr)
+	if w6, err := WriteHandoff(r.p, e, pre); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
+		t.Errorf("a compaction after a committed handoff: %+v, %v", w6, err)
+	}
 	if n := len(handoffsOf(t, r, "auth")); n != 2 {
-		t.Errorf("%d handoffs, want 2", n)
+		t.Errorf("%d handoffs, want the committed one and the new one", n)
 	}
 }
 
@@ -95,6 +116,28 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "b", Transcript: empty, SkipIfSame: true})
 	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing happened") {
 		t.Errorf("an idle session: %+v, %v", w, err)
+	}
+	// A chat-only session (a prompt, a reply, a command that only looks):
+	// no handoff, and the ledger's bytes stay as they were.
+	chat := filepath.Join(r.transcriptDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(strings.Join([]string{
+		`{"type":"user","message":{"role":"user","content":"What is 2+2?"},"uuid":"u1","timestamp":"2026-11-22T14:00:00Z"}`,
+		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}}]},"uuid":"a1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},"uuid":"r1"}`,
+		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"It is 4."}]},"uuid":"a2"}`,
+	}, "\n")+"\n"), 0o644)
+	before := r.read("thoughts/ledgers/CONTINUITY_auth.md")
+	for _, ev := range []string{"session-end", "pre-compact"} {
+		w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: ev, AgentSession: "chat", Transcript: chat, SkipIfSame: ev == "session-end"})
+		if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
+			t.Errorf("a chat-only session's %s: %+v, %v", ev, w, err)
+		}
+	}
+	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
+		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
+	}
+	if s := r.p.Local.LoadSession("chat"); s.Ledger != "auth" {
+		t.Errorf("local state does not remember the chat-only session: %+v", s)
 	}
 	// By hand, without a session: each one is written, under its own name.
 	for range 2 {
@@ -197,16 +240,18 @@ func TestKeepSections(t *testing.T) {
 	}
 }
 
-func TestNotOursAndMergeFiles(t *testing.T) {
+func TestNotOursAndMergeCommits(t *testing.T) {
 	r := newRepo(t)
 	got := notOurs(r.p, []string{"src/a.go", "thoughts/", "thoughts/ledgers/CONTINUITY_x.md", "thoughts/shared/handoffs/x/h.md",
 		".continuity.yaml", "thoughtsX/y.go", "docs/"})
 	if want := []string{"src/a.go", "thoughtsX/y.go", "docs/"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("notOurs = %q, want %q", got, want)
 	}
-	got = mergeFiles([]string{"src/a.go", "", "src/b.go"}, []string{"src/", "src/a.go", "docs/", "README.md"})
-	if want := []string{"src/a.go", "src/b.go", "docs/", "README.md"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("mergeFiles = %q, want %q", got, want)
+	seen := []handoff.Commit{{Hash: "4f3c2b1", Subject: "a"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	fromGit := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}}
+	want := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	if got := mergeCommits(seen, fromGit); !reflect.DeepEqual(got, want) {
+		t.Errorf("mergeCommits = %+v, want %+v", got, want)
 	}
 }
 
@@ -228,6 +273,13 @@ func TestUpdateLedgerFiles(t *testing.T) {
 	// Every byte outside the edits is kept.
 	if !strings.HasPrefix(got, authLedger[:strings.Index(authLedger, "files:")]) || !strings.HasSuffix(got, "---\n\n# Notes\n") {
 		t.Errorf("the ledger's other bytes changed:\n%s", got)
+	}
+	// The same files again, later: no field changes, so neither does updated.
+	if err := updateLedgerFiles(r.p, "auth", []string{"src/new.go", "src/auth/token.go"}, testNow.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if again := r.read("thoughts/ledgers/CONTINUITY_auth.md"); again != got {
+		t.Errorf("the ledger was rewritten with no new file:\n%s", again)
 	}
 	// A ledger that does not parse is never rewritten.
 	broken := "---\ngoal: [unclosed\n---\n"
@@ -314,5 +366,30 @@ func TestPrune(t *testing.T) {
 	PruneLazily(r.p, testNow.Add(25*time.Hour))
 	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "d.json")); err == nil {
 		t.Error("not pruned after a day")
+	}
+}
+
+// TestHandoffStateFromGit: the uncommitted paths get a line of their own
+// (not among the files the session touched), and the commits made on the
+// branch since the session started are listed.
+func TestHandoffStateFromGit(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.write("src/made.go", "package src\n")
+	r.git("add", "src/made.go")
+	r.git("commit", "-q", "-m", "Add made.go for the refresh endpoint")
+	r.write(".gitattributes", "*.md text\n")
+	w, err := WriteHandoff(r.p, r.env0(nil), preCompact(r.transcript()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := r.read(w.Path)
+	contains(t, "handoff", src, "## State\n", "- Commits:\n", " Add made.go for the refresh endpoint\n", "- Uncommitted: `.gitattributes`")
+	parsed, err := handoff.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := parsed.Sections["Files touched"]; strings.Contains(files, ".gitattributes") {
+		t.Errorf("an uncommitted path the session never touched is listed as touched:\n%s", files)
 	}
 }

@@ -48,6 +48,16 @@ func Merge(o MergeOptions) (MergeResult, error) {
 		}
 		return filepath.Join(o.Dir, p)
 	}
+	// A side that cannot be statted is reported by the reads below.
+	if big, _ := oversized(abs(o.Base), abs(o.Ours), abs(o.Theirs)); big {
+		var err error
+		res.ByLine = fmt.Sprintf("a side is larger than %d MiB: both kept whole between conflict markers", MaxFieldMerge>>20)
+		res.Conflicts, err = mergeWhole(o, abs(o.Base), abs(o.Ours), abs(o.Theirs))
+		if err != nil {
+			return res, fmt.Errorf("merge %s: %w", o.Path, err)
+		}
+		return res, nil
+	}
 	var srcs [3][]byte
 	for i, p := range []string{o.Base, o.Ours, o.Theirs} {
 		b, err := os.ReadFile(abs(p))

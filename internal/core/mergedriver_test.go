@@ -1,6 +1,10 @@
 package core
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +58,62 @@ func TestMergeMissingSide(t *testing.T) {
 	if err == nil || err.Error() != "merge L.md: nosuch.md: no such file" {
 		t.Errorf("missing base: %v", err)
 	}
+}
+
+// bigLedger is a valid ledger of at least n bytes: a long next list, then
+// tail.
+func bigLedger(n int, tail string) string {
+	var b strings.Builder
+	b.WriteString("---\nsession: auth\nnext:\n")
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "  - item %d of a list nobody should keep this long\n", i)
+	}
+	return b.String() + tail + "---\n# Notes\n"
+}
+
+// TestMergeBoundsMemory: sides past the bound are not parsed (a YAML tree
+// of megabytes takes fifty times its size): the driver leaves git-style
+// conflict markers around the two whole sides, exits with one conflict,
+// and allocates a small part of one side's size, whatever the sides hold.
+func TestMergeBoundsMemory(t *testing.T) {
+	r := testkit.New(t, true)
+	const size = 12 << 20
+	baseText := bigLedger(size, "")
+	r.Write("base.md", baseText)
+	r.Write("ours.md", bigLedger(size, "done:\n  - ours\n"))
+	r.Write("theirs.md", bigLedger(size, "done:\n  - theirs\n"))
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Merge(MergeOptions{Base: "base.md", Ours: "ours.md", Theirs: "theirs.md", Path: "CONTINUITY_auth.md", Dir: r.Dir,
+		Getenv: r.Getenv, Now: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC), OursLabel: "main"})
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Conflicts != 1 {
+		t.Fatalf("merge: %+v, %v", res, err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/4 {
+		t.Errorf("allocated %d MiB for sides of %d MiB", alloc>>20, size>>20)
+	}
+	got := readFile(t, r, "ours.md")
+	want := "<<<<<<< main\n" + bigLedger(size, "done:\n  - ours\n") + "=======\n" + bigLedger(size, "done:\n  - theirs\n") + ">>>>>>> theirs\n"
+	if got != want {
+		t.Errorf("merged: %d bytes, want %d; starts %.40q", len(got), len(want), got)
+	}
+	// One side changed, the other not: that side, cleanly.
+	if err := os.WriteFile(filepath.Join(r.Dir, "ours.md"), []byte(baseText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Merge(MergeOptions{Base: "base.md", Ours: "ours.md", Theirs: "theirs.md", Path: "CONTINUITY_auth.md", Dir: r.Dir, Getenv: r.Getenv})
+	if err != nil || res.Conflicts != 0 || readFile(t, r, "ours.md") != bigLedger(size, "done:\n  - theirs\n") {
+		t.Errorf("theirs only: %+v, %v", res, err)
+	}
+}
+
+func readFile(t *testing.T, r *testkit.Repo, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.Dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -2,13 +2,13 @@ package core
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -16,10 +16,7 @@ import (
 // Markers are longer than the short secrets they replace: the redacted
 // context must still fit the budget, and hold no secret.
 func TestRenderContextStaysInBudget(t *testing.T) {
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	dir := testkit.New(t, false).Dir
 	p, err := workspace.OpenWith(dir, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)

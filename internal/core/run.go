@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/gitfacts"
@@ -230,7 +231,7 @@ func compaction(o DemoOptions, rep *DemoReport, getenv func(string) string, root
 		return err
 	}
 	rep.Ledger = File{p.Rel(lpath), string(src)}
-	if h, err := p.LatestHandoff(stream); err == nil && h != "" {
+	if h, err := p.LatestHandoff(stream, time.Now()); err == nil && h != "" {
 		src, err := os.ReadFile(h)
 		if err != nil {
 			return err

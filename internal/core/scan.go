@@ -92,7 +92,7 @@ func Scan(p *workspace.Workspace, o ScanOptions) ([]SecretHit, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("scan %s: %w", s.name, err)
 		}
-		for _, f := range r.Scan(b) {
+		for _, f := range r.Scan(decodeText(b)) {
 			hits = append(hits, SecretHit{File: s.name, Line: f.Line, Col: f.Col, Kind: f.Kind})
 		}
 	}

@@ -64,6 +64,9 @@ type Entry struct {
 	Authors  []string  `json:"authors"`
 	Latest   *Handoff  `json:"latest_handoff,omitempty"`
 	Recent   []Handoff `json:"recent_handoffs"`
+	// Future lists the handoffs dated beyond the clock skew allowed, never
+	// taken for the latest.
+	Future []string `json:"future_handoffs,omitempty"`
 }
 
 // ReadHandoff reads a handoff's front matter as list shows it; ok is false
@@ -102,7 +105,13 @@ func List(p *workspace.Workspace, active string, recent int, now time.Time) []En
 		files := p.HandoffFiles(name)
 		e.Handoffs = len(files)
 		seen := map[string]bool{}
-		for i := len(files) - 1; i >= 0 && len(files)-i <= recent; i-- {
+		// Handoffs dated in the future sort last; they are listed apart
+		// and take no place among the recent ones.
+		for i := len(files) - 1; i >= 0 && len(e.Recent) < recent; i-- {
+			if handoff.FutureAt(files[i], now) {
+				e.Future = append(e.Future, p.Rel(files[i]))
+				continue
+			}
 			lh, _, ok := ReadHandoff(p, files[i], now)
 			if !ok {
 				continue

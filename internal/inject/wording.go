@@ -182,3 +182,12 @@ func OthersText(others []Other, now time.Time) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// sayLeftOut names the blocks left out for room.
+func sayLeftOut(blocks []string) string {
+	return "Left out for room (in the files below): " + strings.Join(blocks, ", ") + "."
+}
+
+// sayEndedTitle heads the lines of the other sessions that ended since
+// the stream was last given to a model.
+func sayEndedTitle() string { return "Other sessions since this stream was last given to a model" }

@@ -66,8 +66,17 @@ func (s *State) LockDir() string {
 			s.locks = d
 			return
 		}
+		// Local state cannot be written (an agent's sandbox, such as
+		// Codex's workspace-write, mounts .git read-only while the work
+		// tree stays writable): a directory private to the user named after
+		// it, so that every process of the user in the same plight shares
+		// it. Writers that do not share a lock are still kept from losing
+		// each other's writes by safefile's check before it replaces a file.
 		sum := sha256.Sum256([]byte(d))
-		s.locks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
+		s.locks = privateLockDir("locks-" + hex.EncodeToString(sum[:8]))
+		fallbackLocks.Lock()
+		fallbackLocks.dirs = append(fallbackLocks.dirs, s.locks)
+		fallbackLocks.Unlock()
 	})
 	return s.locks
 }

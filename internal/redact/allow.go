@@ -28,10 +28,28 @@ var allowCanaries = []string{
 
 // checkAllow refuses an allow entry that would spare real secrets.
 func checkAllow(re *regexp.Regexp, entry string) error {
-	for _, c := range allowCanaries {
+	for _, c := range secretSamples() {
 		if re.MatchString(c) {
 			return fmt.Errorf("redact allow %q: would let real secrets through (it matches %.12s…); name the one false positive instead", entry, c)
 		}
 	}
 	return nil
+}
+
+// SplitAllow returns the allow entries that spare no sample secret, and
+// an error for each one refused. A configuration keeps the first and
+// reports the second: a refused entry costs only itself.
+func SplitAllow(entries []string) (kept []string, refused []error) {
+	for _, a := range entries {
+		re, err := regexp.Compile(a)
+		if err != nil {
+			re = regexp.MustCompile(regexp.QuoteMeta(a))
+		}
+		if err := checkAllow(re, a); err != nil {
+			refused = append(refused, err)
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept, refused
 }

@@ -409,8 +409,9 @@ func envValue(v, whole string, group int) bool {
 	}
 	if group == 4 && camelRE.MatchString(name) {
 		// A bare value after a camelCase name is code (Password: pw,
-		// PrivateKey: testKey), not configuration.
-		return false
+		// PrivateKey: testKey), not configuration, unless a generator
+		// drew it (clientSecret: Ab3dEf6hIj9kLm2n).
+		return randomLooking(v) && !strings.Contains(lname, "public") && !idKeyName(lname)
 	}
 	if strings.HasSuffix(lname, "key") {
 		// Many *_KEY names hold ids, paths or public keys (SORT_KEY,
@@ -420,7 +421,7 @@ func envValue(v, whole string, group int) bool {
 		if strings.Contains(lname, "public") || idKeyName(lname) {
 			return false
 		}
-		if credentialKeyName(lname) && (isUUID(v) || envStyle || quoted && hasDigit(v) && !wordy(v)) {
+		if credentialKeyName(lname) && (isUUID(v) || envStyle || quoted && hasDigit(v) && !wordy(v) || randomLooking(v)) {
 			return true
 		}
 		if hexRE.MatchString(v) && (len(v) == 40 || len(v) == 64) {
@@ -571,6 +572,42 @@ func isIdent(v string) bool {
 // vowels), as identifiers and prose are and random tokens seldom are: on
 // random base62 tokens of 20-49 characters it says yes to 1.4%.
 func wordy(v string) bool {
+	return wordBytes(v)*2 >= len(v)
+}
+
+// randomLooking reports a value a generator drew rather than a person
+// wrote: 16 or more characters with a digit, words covering less than
+// three quarters of it (wordy's half is for prose; a short random value
+// often holds a word or two by chance: UQj77Qq3xkexbWwpuinU).
+func randomLooking(v string) bool {
+	return len(v) >= 16 && hasDigit(v) && (wordBytes(v)+runBytes(v))*4 < 3*len(v) && Entropy(v) >= 3 && !isPath(v) && !dottedRE.MatchString(v)
+}
+
+// runBytes counts the bytes of v in runs of two or more digits or capitals
+// (an acronym's capitals end before a capital that starts a word): 2048
+// and RSA in testRSA2048PrivateKey.
+func runBytes(v string) int {
+	n := 0
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && isDigitByte(v[j]) == isDigitByte(v[i]) && (isDigitByte(v[i]) || 'A' <= v[j] && v[j] <= 'Z') {
+			j++
+		}
+		if j < len(v) && j-i > 1 && !isDigitByte(v[i]) && 'a' <= v[j] && v[j] <= 'z' {
+			j-- // the capital starts the next word
+		}
+		if j-i >= 2 {
+			n += j - i
+		}
+		i = max(j, i+1)
+	}
+	return n
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+// wordBytes counts the bytes of v inside words, as wordy sees them.
+func wordBytes(v string) int {
 	in := 0
 	for i := 0; i < len(v); {
 		j, need := i, 3
@@ -588,7 +625,7 @@ func wordy(v string) bool {
 		}
 		i++
 	}
-	return in*2 >= len(v)
+	return in
 }
 
 // genericValue decides whether a value after a secret word looks random

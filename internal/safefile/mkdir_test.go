@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+	"github.com/continuity-md/continuity/internal/testkit"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -34,7 +34,7 @@ func TestMkdirAllStaysInsideRoot(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			root, outside := tempdir.New(t), tempdir.New(t)
+			root, outside := testkit.TempDir(t), testkit.TempDir(t)
 			dir := plant(root, outside)
 			err := safefile.MkdirAll(dir, root, 0o755)
 			if !errors.Is(err, safefile.ErrOutsideRoot) {
@@ -46,7 +46,7 @@ func TestMkdirAllStaysInsideRoot(t *testing.T) {
 		})
 	}
 	t.Run("inside, through a symlink that stays inside", func(t *testing.T) {
-		root := tempdir.New(t)
+		root := testkit.TempDir(t)
 		mustDo(t, os.MkdirAll(filepath.Join(root, "real"), 0o755))
 		symlink(t, "real", filepath.Join(root, "thoughts"))
 		if err := safefile.MkdirAll(filepath.Join(root, "thoughts", "a", "b"), root, 0o755); err != nil {

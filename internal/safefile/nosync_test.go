@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+	"github.com/continuity-md/continuity/internal/testkit"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -18,7 +18,7 @@ import (
 // their bits, concurrent read-modify-writes lose nothing, and no temporary
 // file is left behind.
 func TestUpdateNoSync(t *testing.T) {
-	dir := tempdir.New(t)
+	dir := testkit.TempDir(t)
 	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
 	path := filepath.Join(dir, "state.json")
 	add := func(old []byte) ([]byte, error) { return append(old, 'x'), nil }
@@ -60,7 +60,7 @@ func TestUpdateNoSync(t *testing.T) {
 // file goes beside the target), and the writes of one directory share one
 // lock file, made once and kept: no inode made and freed per write.
 func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
-	dir := tempdir.New(t)
+	dir := testkit.TempDir(t)
 	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
 	var lock os.FileInfo
 	for _, name := range []string{"a.json", "b.json", "c.json", "a.json"} {
@@ -92,7 +92,7 @@ func TestUpdateNoSyncMakesNoTempDir(t *testing.T) {
 // is removed by the next unsynced write, and the directory is not listed
 // for others: a file of another target's pattern stays.
 func TestUpdateNoSyncLeftover(t *testing.T) {
-	dir := tempdir.New(t)
+	dir := testkit.TempDir(t)
 	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
 	path := filepath.Join(dir, "s.json")
 	left := filepath.Join(dir, ".s.json0")
@@ -121,7 +121,7 @@ func TestUpdateNoSyncLeftover(t *testing.T) {
 // short, empty or mixed. (Overwriting in place the file a reader may still
 // hold open, say the version two writes back, would show it one.)
 func TestUpdateNoSyncReadersSeeWholeVersions(t *testing.T) {
-	dir := tempdir.New(t)
+	dir := testkit.TempDir(t)
 	opts := safefile.Options{LockDir: filepath.Join(dir, "locks"), Root: dir, NoSync: true}
 	path := filepath.Join(dir, "s.json")
 	version := func(k int) []byte {

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+	"github.com/continuity-md/continuity/internal/testkit"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 func TestOpenRegularRefusesWhatCouldBlock(t *testing.T) {
-	dir, other := tempdir.New(t), tempdir.New(t)
+	dir, other := testkit.TempDir(t), testkit.TempDir(t)
 	good := filepath.Join(dir, "t.jsonl")
 	mustDo(t, os.WriteFile(good, []byte("{}\n"), 0o644))
 	elsewhere := filepath.Join(other, "t.jsonl")
@@ -72,7 +72,7 @@ func TestReadRefusesKernelFiles(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc here")
 	}
-	link := filepath.Join(tempdir.New(t), "settings.json")
+	link := filepath.Join(testkit.TempDir(t), "settings.json")
 	symlink(t, "/proc/self/status", link)
 	for _, path := range []string{"/proc/self/status", link} {
 		if _, err := safefile.Read(path, safefile.Options{}); !errors.Is(err, safefile.ErrPseudoFile) {

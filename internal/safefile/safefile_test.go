@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
+	"github.com/continuity-md/continuity/internal/testkit"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -22,7 +22,7 @@ import (
 // elsewhere, as in the program (the lock dir is under .git).
 func setup(t *testing.T) (dir string, opts safefile.Options) {
 	t.Helper()
-	base := tempdir.New(t)
+	base := testkit.TempDir(t)
 	dir = filepath.Join(base, "work")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -232,7 +232,7 @@ func TestSymlinkLoop(t *testing.T) {
 }
 
 func TestOutsideRoot(t *testing.T) {
-	base := tempdir.New(t)
+	base := testkit.TempDir(t)
 	rootReal := filepath.Join(base, "repo")
 	outside := filepath.Join(base, "secret")
 	for _, d := range []string{rootReal, outside} {

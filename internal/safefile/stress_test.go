@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/testkit/tempdir"
-
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/testkit"
 )
@@ -364,7 +362,7 @@ func TestEditorAndAppenders(t *testing.T) {
 		if err := safefile.Update(path, opts, appendLine("# ledger")); err != nil {
 			t.Fatal(err)
 		}
-		done := filepath.Join(tempdir.New(t), "editor-done")
+		done := filepath.Join(testkit.TempDir(t), "editor-done")
 		const procs, post, saves = 4, 15, 100
 		ed := helper("editor", "SAFEFILE_FILE="+path, fmt.Sprint("SAFEFILE_N=", saves))
 		ed.Stderr = os.Stderr

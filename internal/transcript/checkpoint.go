@@ -18,7 +18,7 @@ import (
 
 // checkpointVersion changes when a Checkpoint or a decoder's state changes
 // shape; a checkpoint of another version is not resumed from.
-const checkpointVersion = 1
+const checkpointVersion = 2
 
 // Checkpoint is where reading a session's transcript stopped and what the
 // decoder had gathered by then, so that a later hook reads only what was

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ const ConfigFile = ".continuity.yaml"
 const MaxBudget = 9900
 
 // HandoffSections are the sections a handoff may hold, by config name.
-var HandoffSections = []string{"summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
+var HandoffSections = []string{"state", "summary", "goal", "now", "done", "next", "decisions", "files", "commands", "errors", "requests"}
 
 // Config is the effective configuration.
 type Config struct {
@@ -176,7 +177,7 @@ func (l *LoadedConfig) file(path, within string) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		l.Problems = append(l.Problems, fmt.Errorf("%s:%s", path, yamlErr(err)))
+		l.Problems = append(l.Problems, fmt.Errorf("%s:%s (not valid YAML)", path, yamlErr(err)))
 		return
 	}
 	if len(doc.Content) == 0 {
@@ -194,6 +195,11 @@ func (l *LoadedConfig) file(path, within string) {
 		if err := decodeKey(&next, k.Value, v); err != nil {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %s: %v", path, v.Line, k.Value, err))
 			continue
+		}
+		var refused []error
+		next.Redact.Allow, refused = redact.SplitAllow(next.Redact.Allow)
+		for _, err := range refused {
+			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))
 		}
 		if err := next.check(); err != nil {
 			l.Problems = append(l.Problems, fmt.Errorf("%s:%d: %v", path, v.Line, err))
@@ -227,9 +233,45 @@ func decodeKey(c *Config, key string, v *yaml.Node) error {
 	}
 	wrap := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
 	if err := wrap.Decode(c); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			return errors.New(typeProblem(te.Errors[0]))
+		}
 		return errors.New(strings.TrimSpace(yamlErr(err)))
 	}
 	return nil
+}
+
+// typeProblem says in words what a YAML type error means: "line 3: cannot
+// unmarshal !!str `lots` into int" is "must be a whole number, got lots".
+func typeProblem(e string) string {
+	m := typeError.FindStringSubmatch(e)
+	if m == nil {
+		return e
+	}
+	want, ok := wanted[m[3]]
+	if !ok {
+		want = "a " + m[3]
+	}
+	got := m[2]
+	switch {
+	case m[1] == "seq":
+		got = "a list"
+	case m[1] == "map":
+		got = "a mapping"
+	case got == "":
+		got = "!!" + m[1]
+	}
+	return "must be " + want + ", got " + got
+}
+
+// typeError is yaml.v3's wording of a value of the wrong type.
+var typeError = regexp.MustCompile("cannot unmarshal !!(\\w+) (?:`([^`]*)` )?into (\\S+)")
+
+// wanted names the Go types of the configuration in words.
+var wanted = map[string]string{
+	"int": "a whole number", "bool": "true or false", "string": "text", "float64": "a number",
+	"[]string": "a list", "map[string]string": "a mapping of keys", "[]redact.Rule": "a list of rules (name, pattern)",
 }
 
 func contains(list []string, s string) bool {

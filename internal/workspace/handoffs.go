@@ -33,39 +33,51 @@ const racyWindow = 2 * time.Second
 // A Continuous-Claude tree also keeps handoffs directly in the handoff
 // directory, outside any stream's folder; the newest of those attributed to
 // name (see Loose) is compared by date with the folder's newest.
-func (p *Workspace) LatestHandoff(name string) (string, error) {
-	path, err := p.latestInDir(name)
-	loose := p.Loose(name, 1)
-	if len(loose) == 0 {
+//
+// A handoff dated in the future of now (beyond handoff.ClockSkew) is never
+// the latest.
+func (p *Workspace) LatestHandoff(name string, now time.Time) (string, error) {
+	path, err := p.latestInDir(name, now)
+	var loose string
+	for _, l := range p.Loose(name, 0) {
+		if !handoff.FutureAt(l, now) {
+			loose = l
+			break
+		}
+	}
+	if loose == "" {
 		return path, err
 	}
-	if err != nil || handoff.Time(loose[0]).After(handoff.Time(path)) {
-		return loose[0], nil
+	if err != nil || handoff.Time(loose).After(handoff.Time(path)) {
+		return loose, nil
 	}
 	return path, nil
 }
 
-// latestInDir is LatestHandoff within the stream's own folder.
-func (p *Workspace) latestInDir(name string) (string, error) {
+// latestInDir is LatestHandoff within the stream's own folder. The memo
+// is written only when no handoff was passed over as dated in the future:
+// once its date comes, it may be the latest.
+func (p *Workspace) latestInDir(name string, now time.Time) (string, error) {
 	dir, err := p.StreamHandoffDir(name)
 	if err != nil {
 		return "", err
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return handoff.Latest(dir)
+		path, _, err := handoff.LatestAt(dir, now)
+		return path, err
 	}
 	key := dirKey(fi)
 	slot := "latest-" + name
 	if b, made, err := p.Local.Memo(slot); err == nil && made.Sub(fi.ModTime()) >= racyWindow {
 		k, base, ok := strings.Cut(strings.TrimSpace(string(b)), " ")
-		if ok && k == key && base == filepath.Base(base) && handoff.IsFile(base) {
+		if ok && k == key && base == filepath.Base(base) && handoff.IsFile(base) && !handoff.FutureAt(filepath.Join(dir, base), now) {
 			return filepath.Join(dir, base), nil
 		}
 	}
-	path, err := handoff.Latest(dir)
-	if err != nil {
-		return "", err
+	path, future, err := handoff.LatestAt(dir, now)
+	if err != nil || future > 0 {
+		return path, err
 	}
 	// Best effort: without the memo the next call lists the directory again.
 	_ = p.Local.SetMemo(slot, []byte(key+" "+filepath.Base(path)+"\n"))

@@ -37,7 +37,7 @@ func TestLatestHandoffMemo(t *testing.T) {
 	}
 	latest := func(want string) {
 		t.Helper()
-		got, err := p.LatestHandoff("auth")
+		got, err := p.LatestHandoff("auth", testNow)
 		if err != nil || got != filepath.Join(dir, want) {
 			t.Fatalf("LatestHandoff = %q, %v; want %s", got, err, want)
 		}
@@ -57,7 +57,7 @@ func TestLatestHandoffMemo(t *testing.T) {
 		os.Chtimes(memo, fi.ModTime(), fi.ModTime())
 	}
 
-	if _, err := p.LatestHandoff("auth"); err == nil {
+	if _, err := p.LatestHandoff("auth", testNow); err == nil {
 		t.Fatal("no handoff: want an error")
 	}
 	add("2026-01-01T00-00-00Z_pre-compact_aaaa.md")
@@ -84,3 +84,6 @@ func TestLatestHandoffMemo(t *testing.T) {
 	}
 	latest("2026-01-02T00-00-00Z_session-end_cccc.md")
 }
+
+// testNow is a present the tests' handoffs are all in the past of.
+var testNow = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)

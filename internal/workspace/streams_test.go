@@ -1,11 +1,12 @@
 package workspace
 
 import (
-	"github.com/continuity-md/continuity/internal/localstate"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/continuity-md/continuity/internal/localstate"
 )
 
 // ccTree writes a Continuous-Claude thoughts/ tree: files maps paths
@@ -66,13 +67,13 @@ func TestCCStreams(t *testing.T) {
 	// The newest of billing's is the loose one that names it; auth's the
 	// one that mentions its ledger; the one naming nobody goes nowhere (two
 	// streams here), the one naming "other" to other.
-	if h, err := p.LatestHandoff("billing"); err != nil || filepath.Base(h) != "2026-10-03_08-00-00_loose-billing.md" {
+	if h, err := p.LatestHandoff("billing", testNow); err != nil || filepath.Base(h) != "2026-10-03_08-00-00_loose-billing.md" {
 		t.Errorf("LatestHandoff(billing) = %s, %v", h, err)
 	}
-	if h, err := p.LatestHandoff("auth"); err != nil || filepath.Base(h) != "2026-10-04_08-00-00_loose-mention.md" {
+	if h, err := p.LatestHandoff("auth", testNow); err != nil || filepath.Base(h) != "2026-10-04_08-00-00_loose-mention.md" {
 		t.Errorf("LatestHandoff(auth) = %s, %v", h, err)
 	}
-	if h, _ := p.LatestHandoff("other"); filepath.Base(h) != "2026-10-06_08-00-00_loose-other-one.md" {
+	if h, _ := p.LatestHandoff("other", testNow); filepath.Base(h) != "2026-10-06_08-00-00_loose-other-one.md" {
 		t.Errorf("LatestHandoff(other) = %s", h)
 	}
 	var files []string
@@ -91,7 +92,7 @@ func TestLooseOnlyStream(t *testing.T) {
 		"thoughts/ledgers/CONTINUITY_CLAUDE-solo.md":               "# Session: solo\n\n## Goal\nx\n",
 		"thoughts/shared/handoffs/2026-10-05_08-00-00_anything.md": "---\ndate: 2026-10-05T08:00:00Z\n---\n# Handoff\n",
 	})
-	if h, err := p.LatestHandoff("solo"); err != nil || filepath.Base(h) != "2026-10-05_08-00-00_anything.md" {
+	if h, err := p.LatestHandoff("solo", testNow); err != nil || filepath.Base(h) != "2026-10-05_08-00-00_anything.md" {
 		t.Errorf("LatestHandoff(solo) = %s, %v", h, err)
 	}
 }

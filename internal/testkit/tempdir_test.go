@@ -1,4 +1,4 @@
-package tempdir
+package testkit
 
 import (
 	"os"
@@ -20,7 +20,7 @@ func TestRemove(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := Remove(dir); err != nil {
+	if err := RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
@@ -31,7 +31,7 @@ func TestRemove(t *testing.T) {
 // TestNew: the directory exists and is empty, and another test's is
 // another.
 func TestNew(t *testing.T) {
-	a, b := New(t), New(t)
+	a, b := TempDir(t), TempDir(t)
 	if a == b {
 		t.Fatalf("the same directory twice: %s", a)
 	}

@@ -1,10 +1,11 @@
-// Package tempdir gives a test a temporary directory removed when the test
-// ends, as testing.T.TempDir does, in a way that also works under Wine,
-// where CI runs the Windows test binaries: there os.RemoveAll, and so
-// TempDir's own cleanup, fails with "Invalid function" (Wine 8 lacks the
-// delete-on-handle call Go's RemoveAll uses on Windows), while removing one
-// entry at a time works. A leaf: the packages testkit serves can use it.
-package tempdir
+package testkit
+
+// TempDir gives a test a temporary directory removed when the test ends, as
+// testing.T.TempDir does, in a way that also works under Wine, where CI runs
+// the Windows test binaries: there os.RemoveAll, and so TempDir's own
+// cleanup, fails with "Invalid function" (Wine 8 lacks the delete-on-handle
+// call Go's RemoveAll uses on Windows), while removing one entry at a time
+// works.
 
 import (
 	"io/fs"
@@ -16,9 +17,9 @@ import (
 	"testing"
 )
 
-// New returns a new directory for t, removed when t ends. On every system
+// TempDir returns a new directory for t, removed when t ends. On every system
 // but Windows it is t.TempDir().
-func New(t testing.TB) string {
+func TempDir(t testing.TB) string {
 	t.Helper()
 	if runtime.GOOS != "windows" {
 		return t.TempDir()
@@ -32,16 +33,16 @@ func New(t testing.TB) string {
 		t.Fatalf("tempdir: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := Remove(dir); err != nil {
+		if err := RemoveAll(dir); err != nil {
 			t.Errorf("tempdir: cleanup: %v", err)
 		}
 	})
 	return dir
 }
 
-// Remove removes dir and everything in it: os.RemoveAll, and where that
+// RemoveAll removes dir and everything in it: os.RemoveAll, and where that
 // fails (under Wine), each entry on its own, deepest first.
-func Remove(dir string) error {
+func RemoveAll(dir string) error {
 	if os.RemoveAll(dir) == nil {
 		return nil
 	}
