@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/google/renameio/v2"
+	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // MaxFieldMerge bounds the size of a side merged field by field: parsing
@@ -106,15 +106,7 @@ func writeConflict(o MergeOptions, ours, theirs string) error {
 
 // writeStream writes path atomically from fill, keeping its permissions.
 func writeStream(path string, fill func(w io.Writer) error) error {
-	f, err := renameio.NewPendingFile(path, renameio.WithExistingPermissions())
-	if err != nil {
-		return err
-	}
-	defer f.Cleanup()
-	if err := fill(f); err != nil {
-		return err
-	}
-	return f.CloseAtomicallyReplace()
+	return safefile.WriteStream(path, fill)
 }
 
 func copyFile(w io.Writer, path string) error {
