@@ -1,8 +1,10 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"github.com/continuity-md/continuity/internal/gitfacts"
 	"path/filepath"
 	"strings"
 	"time"
@@ -108,6 +110,7 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
 			in.Handoff = parsed
 			in.HandoffPath = p.Rel(hpath)
+			in.HandoffCommitAuthor = commitAuthor(p, hpath)
 		}
 	}
 	return in, err
@@ -136,9 +139,12 @@ func renderContext(p *project.Project, in inject.Input) string {
 	}
 	b = min(b, inject.MaxBudget)
 	size := func(s string) int { return inject.Size(s, in.Unit) }
+	in.Budget = b
 	text := p.Redact(inject.Render(in))
-	for try := 0; try < 3 && size(text) > b; try++ {
-		in.Budget = max(b-(size(text)-b)*(try+1), 500)
+	for try := 0; try < 5 && size(text) > b && in.Budget > 500; try++ {
+		// Shrink by how much redaction grew this render, not by a fixed
+		// step: markers may grow the text by half.
+		in.Budget = max(in.Budget*b/size(text)-1, 500)
 		text = p.Redact(inject.Render(in))
 	}
 	return text
@@ -195,4 +201,19 @@ func unitName(u agent.Unit) string {
 		return "bytes"
 	}
 	return "characters"
+}
+
+// commitAuthor is who git says last committed the file at path ("" when
+// it is not committed, or git cannot say within a moment): a committed
+// handoff's front matter may claim anyone.
+func commitAuthor(p *project.Project, path string) string {
+	if p.Repo.Root == "" {
+		return ""
+	}
+	out, err := gitfacts.Git{Repo: p.Repo, Timeout: 500 * time.Millisecond}.Run(context.Background(),
+		"log", "-1", "--no-mailmap", "--format=%an", "--", p.Rel(path))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -38,14 +38,18 @@ type Input struct {
 	LedgerProblem string         // why it could not be parsed
 	Handoff       *handoff.Parsed
 	HandoffPath   string // relative to the repository root
-	Now           time.Time
-	Budget        int           // in Unit; 0 = DefaultBudget
-	Unit          agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
-	Policy        string        // full, short or none; "" = by source (resume and fork short)
-	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
-	Host          string        // the host reading it: a handoff another host wrote names its writer
-	Refresh       bool          // the short refresh after a compaction (goal, now, next)
-	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+	// HandoffCommitAuthor is who git says last committed the handoff ("" when
+	// it is not committed): named instead of the author its front matter
+	// claims, when they differ.
+	HandoffCommitAuthor string
+	Now                 time.Time
+	Budget              int           // in Unit; 0 = DefaultBudget
+	Unit                agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
+	Policy              string        // full, short or none; "" = by source (resume and fork short)
+	StaleAfter          time.Duration // a handoff older than this is marked stale; 0 = never
+	Host                string        // the host reading it: a handoff another host wrote names its writer
+	Refresh             bool          // the short refresh after a compaction (goal, now, next)
+	Recovered           []Recovery    // earlier sessions that ended without a handoff, recovered at this start
 }
 
 // Recovery is an earlier session of the worktree that ended without a
@@ -213,7 +217,10 @@ func Render(in Input) string {
 		}
 	}
 
-	fixed := m.size(header) + 4
+	// The fence is always given; the line that explains it when it fits
+	// after the blocks (at the smallest budgets the goal comes first).
+	intro, open, end := sayQuoted(nonce(""))
+	fixed := m.size(header) + 4 + m.size(open) + m.size(end) + 2
 	for _, f := range footer {
 		fixed += m.size(f) + 1
 	}
@@ -229,7 +236,13 @@ func Render(in Input) string {
 	}
 	out := header + "\n\n"
 	if len(parts) > 0 {
-		out += strings.Join(parts, "\n") + "\n\n"
+		quoted := strings.Join(parts, "\n")
+		fits := left >= m.size(intro)+1
+		intro, open, end := sayQuoted(nonce(quoted))
+		if fits {
+			out += intro + "\n"
+		}
+		out += open + "\n" + quoted + "\n" + end + "\n\n"
 	}
 	out += strings.Join(footer, "\n")
 	return out
@@ -244,13 +257,17 @@ func handoffBlock(in Input) block {
 	if m.Agent == in.Host {
 		m.Agent = "" // named only when another agent wrote it
 	}
+	m.Event, m.Branch, m.Author = quoteLine(m.Event), quoteLine(m.Branch), quoteLine(m.Author)
+	if by := quoteLine(in.HandoffCommitAuthor); by != "" && by != m.Author {
+		m.Author = by + sayClaimedAuthor(m.Author)
+	}
 	tokens := ""
 	if m.Tokens > 0 {
 		tokens = Tokens(m.Tokens)
 	}
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
-	text := strings.TrimSpace(h.Sections["Summary"])
+	text := strings.TrimSpace(clean(h.Sections["Summary"]))
 	if text == "" {
 		text = "(no summary)"
 	}
@@ -339,7 +356,7 @@ func (b block) render(room int, m measure) (string, bool) {
 		b.text = b.fit(room-m.size(b.title)-2, m)
 	}
 	if b.items == nil {
-		text := strings.TrimSpace(b.text)
+		text := quoteProse(b.text)
 		if text == "" {
 			return "", false
 		}
@@ -361,7 +378,7 @@ func (b block) render(room int, m measure) (string, bool) {
 	var items []string
 	for _, it := range b.items {
 		if it = strings.TrimSpace(it); it != "" {
-			items = append(items, "- "+m.truncate(oneLine(it), itemCap))
+			items = append(items, "- "+m.truncate(quoteLine(it), itemCap))
 		}
 	}
 	if len(items) == 0 {
