@@ -48,6 +48,10 @@ type Project struct {
 // is dir itself and local state lives under the user's state directory.
 func Open(dir string) (*Project, error) { return OpenWith(dir, os.Getenv) }
 
+// ErrBareRepo: the directory is a bare repository, or inside a git
+// directory, with no working tree to keep ledgers and handoffs in.
+var ErrBareRepo = errors.New("a bare git repository (or a git directory) has no work tree for continuity's files: run it in a clone with one")
+
 // OpenWith is Open with the environment read through getenv.
 func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 	abs, err := filepath.Abs(dir)
@@ -62,7 +66,11 @@ func OpenWith(dir string, getenv func(string) string) (*Project, error) {
 		return nil, fmt.Errorf("project directory %s: not a directory", dir)
 	}
 	p := &Project{Root: abs}
-	if repo, err := gitfacts.Find(abs); err == nil {
+	repo, ferr := gitfacts.Find(abs)
+	if gd, ok := gitfacts.GitDirAt(abs); ok && (ferr != nil || gd != repo.Root && strings.HasPrefix(gd, repo.Root+string(filepath.Separator))) {
+		return nil, fmt.Errorf("%s: %w", gd, ErrBareRepo)
+	}
+	if ferr == nil {
 		p.Repo = repo
 		p.Root = repo.Root
 		p.StateDir = filepath.Join(repo.GitDir, "continuity")
@@ -130,8 +138,19 @@ func (p *Project) Redact(s string) string {
 }
 
 // WriteOptions are the safefile options for files in this project.
+// Writes never land in the repository's git directories, whatever symlink
+// a commit planted.
 func (p *Project) WriteOptions() safefile.Options {
-	return safefile.Options{LockDir: p.lockDir(), Root: p.Root}
+	return safefile.Options{LockDir: p.lockDir(), Root: p.Root, Avoid: p.gitDirs()}
+}
+
+// gitDirs are the repository's git directories: this worktree's and the
+// common one.
+func (p *Project) gitDirs() []string {
+	if p.Repo.GitDir == "" {
+		return nil
+	}
+	return []string{p.Repo.GitDir, p.Repo.CommonDir}
 }
 
 // lockDir is where locks and temporary files go: under local state, or,
@@ -292,5 +311,5 @@ func (p *Project) Ledgers() ([]LedgerInfo, error) {
 // directory of the repository that is a symlink to elsewhere makes it fail
 // with nothing created.
 func (p *Project) MkdirAll(dir string) error {
-	return safefile.MkdirAll(dir, p.Root, 0o755)
+	return safefile.MkdirAllAvoiding(dir, p.Root, p.gitDirs(), 0o755)
 }
