@@ -17,13 +17,44 @@ type Task struct {
 	Status  string `json:"status"` // pending, in_progress, completed, deleted
 }
 
+// Outcomes of a check (see Check).
+const (
+	Passed  = "passed"
+	Failed  = "failed"
+	Unknown = "unknown" // the output was piped away: the exit status is another command's
+	Running = "running" // no result yet when the facts were taken
+)
+
+// Check is the last run of one test, build, lint or typecheck command.
+type Check struct {
+	Command string   `json:"command"`           // as it ran, on one line
+	Outcome string   `json:"outcome"`           // Passed, Failed, Unknown or Running
+	Failing []string `json:"failing,omitempty"` // the failing tests' names, where the output gives them
+	// FailedBefore says an earlier run of the same command failed: with
+	// Outcome Passed, the failure is resolved.
+	FailedBefore bool `json:"failed_before,omitempty"`
+}
+
+// Commit is a commit the session made.
+type Commit struct {
+	Hash    string `json:"hash"`
+	Subject string `json:"subject"`
+}
+
 // Facts is what a transcript says about a session.
 type Facts struct {
-	Files          []string `json:"files"`    // written or edited, relative to the repository root, first touch first
-	Tasks          []Task   `json:"tasks"`    // in creation order, latest status
-	Commands       []string `json:"commands"` // notable Bash commands, in order, deduplicated
-	Errors         []string `json:"errors"`   // tool results with is_error, trimmed
-	Prompts        []string `json:"prompts"`  // the person's prompts, in order (not tool results, not hook output)
+	Files          []string `json:"files"`               // written or edited, relative to the repository root, first touch first
+	Tasks          []Task   `json:"tasks"`               // in creation order, latest status
+	Commands       []string `json:"commands"`            // notable Bash commands, in order, deduplicated
+	Errors         []string `json:"errors"`              // failed tool calls and commands, one line each; "(resolved)" once the same command succeeded
+	Outside        []string `json:"outside,omitempty"`   // files written or edited outside the repository (the agent's own memory files)
+	Checks         []Check  `json:"checks,omitempty"`    // the last run of each check command, in the order first run
+	Commits        []Commit `json:"commits,omitempty"`   // commits the session's commands made, oldest first
+	InFlight       []string `json:"in_flight,omitempty"` // tool calls with no result when the facts were taken
+	Omitted        Omitted  `json:"omitted,omitempty"`   // how many entries the bounded lists left out
+	LookOnly       int      `json:"look_only,omitempty"` // commands left out because they only look at files
+	Started        string   `json:"started,omitempty"`   // the first record's timestamp (RFC 3339), "" when none had one
+	Prompts        []string `json:"prompts"`             // the person's prompts, in order (not tool results, not hook output)
 	LastAssistant  string   `json:"last_assistant"`
 	CompactSummary string   `json:"compact_summary"`       // the latest compaction summary
 	Compactions    int      `json:"compactions,omitempty"` // compaction summaries seen
@@ -35,6 +66,13 @@ type Facts struct {
 	Lines          int      `json:"lines"`                 // lines read
 	SkippedLines   int      `json:"skipped_lines"`         // lines over MaxLineBytes, skipped
 	Bytes          int64    `json:"bytes"`                 // bytes read
+}
+
+// Omitted counts the entries a bounded list of Facts left out (the oldest).
+type Omitted struct {
+	Files    int `json:"files,omitempty"`
+	Commands int `json:"commands,omitempty"`
+	Errors   int `json:"errors,omitempty"`
 }
 
 // Since is what a session did after its latest compaction, so that a
@@ -68,16 +106,31 @@ type Meta struct {
 // Handoff is everything a handoff file says.
 type Handoff struct {
 	Meta
-	Summary    string
-	Goal       string
-	Now        string
-	Done       []string
-	Next       []string
-	Decisions  []ledger.Decision
-	Files      []string
-	Commands   []string
-	Errors     []string
-	Prompts    []string
+	// Where the work stands: the task (the ledger's now, else the latest
+	// request), the plan, the last run of each check, the commits the
+	// session made, what is uncommitted in the work tree (from git, apart
+	// from the files the session touched), what was in flight.
+	Task        string
+	Plan        []Task
+	Checks      []Check
+	Commits     []Commit
+	Uncommitted []string
+	InFlight    []string
+
+	Summary   string
+	Goal      string
+	Now       string
+	Done      []string
+	Next      []string
+	Decisions []ledger.Decision
+	Files     []string
+	Outside   []string // files written outside the repository
+	Commands  []string
+	Errors    []string
+	Prompts   []string
+	// Omitted counts what the transcript's bounded lists left out before
+	// Files, Commands and Errors: the rendering says so.
+	Omitted    Omitted
 	LedgerPath string // relative to the repository root
 	// NewDecisions are the decisions (their text) that the previous
 	// handoff of the work stream did not list; rendering marks them.
@@ -92,10 +145,23 @@ var ErrNoHandoff = errors.New("no handoff")
 // handoff is rendered and its items cut to size: a secret cut in half would
 // no longer be recognised.
 func (h *Handoff) Redact(red func(string) string) {
-	for _, s := range []*string{&h.Summary, &h.Goal, &h.Now, &h.Branch, &h.Author} {
+	for _, s := range []*string{&h.Summary, &h.Goal, &h.Now, &h.Branch, &h.Author, &h.Task} {
 		*s = red(*s)
 	}
-	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Commands, &h.Errors, &h.Prompts} {
+	for i := range h.Plan {
+		h.Plan[i].Subject = red(h.Plan[i].Subject)
+	}
+	for i := range h.Checks {
+		c := &h.Checks[i]
+		c.Command = red(c.Command)
+		for j := range c.Failing {
+			c.Failing[j] = red(c.Failing[j])
+		}
+	}
+	for i := range h.Commits {
+		h.Commits[i].Subject = red(h.Commits[i].Subject)
+	}
+	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Outside, &h.Commands, &h.Errors, &h.Prompts, &h.Uncommitted, &h.InFlight} {
 		for i := range *list {
 			(*list)[i] = red((*list)[i])
 		}

@@ -62,8 +62,14 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	h.Next = next.add(h.Next, ledgerNext...)
 
 	h.Files = append([]string(nil), f.Files...)
+	h.Outside = append([]string(nil), f.Outside...)
 	h.Commands = append([]string(nil), f.Commands...)
 	h.Errors = append([]string(nil), f.Errors...)
+	h.Omitted = f.Omitted
+	h.Plan = planOf(f.Tasks)
+	h.Checks = append([]Check(nil), f.Checks...)
+	h.Commits = append([]Commit(nil), f.Commits...)
+	h.InFlight = append([]string(nil), f.InFlight...)
 	prompts := f.Prompts
 	if len(prompts) > recentPrompts {
 		prompts = prompts[len(prompts)-recentPrompts:]
@@ -73,7 +79,22 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 			h.Prompts = append(h.Prompts, Cut(p, promptRunes))
 		}
 	}
+	h.Task = h.Now
+	if h.Task == "" && len(h.Prompts) > 0 {
+		h.Task = h.Prompts[len(h.Prompts)-1]
+	}
 	return h
+}
+
+// planOf is the plan a handoff shows: the items not deleted.
+func planOf(tasks []Task) []Task {
+	var out []Task
+	for _, t := range tasks {
+		if t.Status != "deleted" && strings.TrimSpace(t.Subject) != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // itemSet deduplicates list items as a person reads them: case, spacing

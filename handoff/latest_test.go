@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 func TestLatestWithinOneSecond(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	// The session-end was written first; the pre-compact 300 ms later in the
 	// same second sorts before it by name but is the newer one.
 	files := map[string]string{

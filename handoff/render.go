@@ -94,12 +94,13 @@ func DecisionLine(d ledger.Decision) string {
 // view is the data the template renders: h with every text made safe for
 // its place (one-line items, no stray section headings).
 type view struct {
+	State                                                  *state
 	Session, Created, Event, Trigger, Reason, AgentSession string
 	Agent, Model                                           string
 	Branch, Commit, Author, Version                        string
 	Dirty, Tokens                                          int
 	Summary, Goal, Now                                     string
-	Done, Next, Files, Commands, Errors, Prompts           *list
+	Done, Next, Files, Outside, Commands, Errors, Prompts  *list
 	Decisions                                              *decisions
 	LedgerPath                                             string
 }
@@ -112,8 +113,17 @@ func newView(h *Handoff) *view {
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
 		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),
 		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
+		Outside:  newList(h.Outside, false),
 		Commands: commandList(h.Commands), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
-		LedgerPath: h.LedgerPath,
+		LedgerPath: h.LedgerPath, State: newState(h),
+	}
+	for _, c := range []struct {
+		l *list
+		n int
+	}{{v.Files, h.Omitted.Files}, {v.Commands, h.Omitted.Commands}, {v.Errors, h.Omitted.Errors}} {
+		if c.l != nil {
+			c.l.Before = c.n
+		}
 	}
 	var ds []decision
 	for _, d := range h.Decisions {
@@ -151,8 +161,7 @@ func newList(items []string, keepFirst bool) *list {
 func commandList(items []string) *list {
 	var out []string
 	for _, it := range items {
-		it = strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(it))
-		if it = Cut(it, itemRunes); it != "" {
+		if it = commandText(it); it != "" {
 			out = append(out, it)
 		}
 	}
@@ -180,7 +189,12 @@ func (v *view) forTemplate() map[string]any {
 		"Author": v.Author, "Version": v.Version, "Dirty": v.Dirty, "Summary": v.Summary,
 		"Goal": v.Goal, "Now": v.Now, "LedgerPath": v.LedgerPath,
 	}
-	for name, l := range map[string]*list{"Done": v.Done, "Next": v.Next, "Files": v.Files,
+	if v.State != nil {
+		m["State"] = v.State
+	} else {
+		m["State"] = nil
+	}
+	for name, l := range map[string]*list{"Done": v.Done, "Next": v.Next, "Files": v.Files, "Outside": v.Outside,
 		"Commands": v.Commands, "Errors": v.Errors, "Prompts": v.Prompts} {
 		if l != nil {
 			m[name] = l
@@ -202,7 +216,7 @@ func (v *view) forTemplate() map[string]any {
 func (v *view) shrink(excess int) bool {
 	var best *list
 	bestSize := 0
-	for _, l := range []*list{v.Done, v.Next, v.Files, v.Commands, v.Errors, v.Prompts} {
+	for _, l := range []*list{v.Done, v.Next, v.Files, v.Outside, v.Commands, v.Errors, v.Prompts} {
 		if l == nil || len(l.Items) < 2 {
 			continue
 		}
@@ -263,6 +277,78 @@ func (v *view) shrink(excess int) bool {
 	}
 	*longest = strings.TrimRight((*longest)[:keep], " \t\r\n") + marker
 	return true
+}
+
+// state is where the work stands, as the template sees it: each text one
+// line.
+type state struct {
+	Task        string
+	Plan        []planItem
+	Checks      []checkItem
+	Commits     []Commit
+	Uncommitted string // the paths on one line, "… N more" past maxUncommitted
+	InFlight    []string
+}
+
+type planItem struct {
+	Subject string
+	Status  string // pending, in_progress, completed
+	Done    bool
+}
+
+type checkItem struct {
+	Command, Outcome string
+	Failing          string // the failing names, joined
+	Resolved         bool   // failed earlier, passed last
+}
+
+// maxUncommitted bounds the uncommitted paths a handoff names.
+const maxUncommitted = 20
+
+// newState is h's state, nil when it has none.
+func newState(h *Handoff) *state {
+	st := &state{Task: itemText(h.Task)}
+	for _, t := range h.Plan {
+		if subj := itemText(t.Subject); subj != "" {
+			st.Plan = append(st.Plan, planItem{Subject: subj, Status: itemText(t.Status), Done: t.Status == "completed"})
+		}
+	}
+	for _, c := range h.Checks {
+		ci := checkItem{Command: commandText(c.Command), Outcome: itemText(c.Outcome), Resolved: c.FailedBefore && c.Outcome == Passed}
+		ci.Failing = itemText(strings.Join(c.Failing, ", "))
+		if ci.Command != "" {
+			st.Checks = append(st.Checks, ci)
+		}
+	}
+	for _, c := range h.Commits {
+		if hash := itemText(c.Hash); hash != "" {
+			st.Commits = append(st.Commits, Commit{Hash: hash, Subject: itemText(c.Subject)})
+		}
+	}
+	var paths []string
+	for _, p := range h.Uncommitted {
+		if p = itemText(p); p != "" {
+			paths = append(paths, codeSpan(p))
+		}
+	}
+	if n := len(paths); n > maxUncommitted {
+		paths = append(paths[:maxUncommitted], fmt.Sprintf("… %d more", n-maxUncommitted))
+	}
+	st.Uncommitted = strings.Join(paths, ", ")
+	for _, f := range h.InFlight {
+		if f = itemText(f); f != "" {
+			st.InFlight = append(st.InFlight, f)
+		}
+	}
+	if st.Task == "" && st.Plan == nil && st.Checks == nil && st.Commits == nil && st.Uncommitted == "" && st.InFlight == nil {
+		return nil
+	}
+	return st
+}
+
+// commandText is a command on one line, as it ran.
+func commandText(s string) string {
+	return Cut(strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)), itemRunes)
 }
 
 func (l *list) size() int {

@@ -144,7 +144,7 @@ func TestRenderSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Summary", "Goal", "Now", "Done", "Next", "Decisions", "Files touched", "Commands", "Errors", "Recent requests", "How to resume"}
+	want := []string{"State", "Summary", "Goal", "Now", "Done", "Next", "Decisions", "Files touched", "Commands", "Errors", "Recent requests", "How to resume"}
 	if !reflect.DeepEqual(p.Order, want) {
 		t.Errorf("sections = %q, want %q", p.Order, want)
 	}
@@ -247,7 +247,7 @@ func TestFileName(t *testing.T) {
 }
 
 func TestLatest(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	if _, err := Latest(dir); !errors.Is(err, ErrNoHandoff) {
 		t.Errorf("empty dir: %v", err)
 	}
@@ -331,4 +331,54 @@ func readFixture(t testing.TB, name, root string) *Facts {
 		t.Fatal(err)
 	}
 	return &f
+}
+
+// TestRenderState: a handoff opens with where the work stands, the
+// uncommitted paths on their own line (never among the files touched),
+// and lists the transcript cut say how much they left out.
+func TestRenderState(t *testing.T) {
+	f := &Facts{
+		Files:    []string{"div.go"},
+		Commands: []string{"go test ./...", "git commit -am 'zero'"},
+		Errors:   []string{"`go test ./...`: exit 1: --- FAIL: TestDiv (0.00s) (resolved: passed later)"},
+		Omitted:  Omitted{Commands: 12, Errors: 3},
+		Tasks:    []Task{{Subject: "Refuse zero", Status: "completed"}, {Subject: "Gone", Status: "deleted"}, {Subject: "Commit", Status: "in_progress"}},
+		Checks: []Check{
+			{Command: "go test ./...", Outcome: Passed, FailedBefore: true},
+			{Command: "npm run lint", Outcome: Failed, Failing: []string{"a.ts", "b.ts"}},
+			{Command: "make test | tail", Outcome: Unknown},
+		},
+		Commits:  []Commit{{Hash: "4f3c2b1", Subject: "Div refuses a zero divisor"}},
+		InFlight: []string{"`make bench`"},
+		Outside:  []string{"/home/dev/.claude/memory/MEMORY.md"},
+		Prompts:  []string{"make Div refuse zero"},
+	}
+	h := Build(Meta{Session: "s", Version: "0.1.0"}, f, nil)
+	h.Uncommitted = []string{".gitattributes", "notes.txt"}
+	out, err := Render(h, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "## State\n\n" +
+		"- Task: make Div refuse zero\n" +
+		"- Plan:\n  - [x] Refuse zero\n  - [ ] Commit (in progress)\n" +
+		"- Checks:\n  - `go test ./...`: passed (failed earlier: resolved)\n  - `npm run lint`: failed (a.ts, b.ts)\n  - `make test | tail`: unknown\n" +
+		"- Commits:\n  - `4f3c2b1` Div refuses a zero divisor\n" +
+		"- Uncommitted: `.gitattributes`, `notes.txt`\n" +
+		"- In flight:\n  - `make bench`\n"
+	if !bytes.Contains(out, []byte(want)) {
+		t.Errorf("state section missing or different; got:\n%s", out)
+	}
+	for _, part := range []string{"## Files touched\n\n- `div.go`\n\n## Files outside", "## Commands\n\n… 12 more\n\n- `go test ./...`", "## Errors\n\n… 3 more\n\n"} {
+		if !bytes.Contains(out, []byte(part)) {
+			t.Errorf("missing %q in:\n%s", part, out)
+		}
+	}
+	p, err := Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Order[0] != "State" {
+		t.Errorf("sections %q: State must come first", p.Order)
+	}
 }

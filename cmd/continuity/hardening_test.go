@@ -60,7 +60,7 @@ type hCase struct {
 	env    []string // $ROOT is the case's directory
 	code   int
 	limit  time.Duration // default 10 s
-	heavy  bool          // skipped with -short
+	heavy  bool          // a long test: skipped unless CONTINUITY_LONG=1
 	json   bool          // stdout is exactly one JSON object (else empty)
 	stderr string        // regexp the whole stderr must match; it has at most one line
 	may    []string
@@ -204,7 +204,7 @@ func TestHardening(t *testing.T) {
 			stderr: `^continuity hook: PreCompact: wrote \S+, but: transcript not read \(/dev/zero: is a kernel or device file\)$`},
 		{name: "transcript/fifo", stdin: plWith(func(e *hEnv) string { return filepath.Join(e.claudeDir, "fifo") }),
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.claudeDir, "fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.claudeDir, "fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -312,7 +312,7 @@ func TestHardening(t *testing.T) {
 		{name: "env-file/fifo", stdin: pl("hook_event_name", "SessionStart", "source", "startup"), json: true,
 			env: []string{"CLAUDE_ENV_FILE=$ROOT/outside/env-fifo"},
 			setup: func(t *testing.T, e *hEnv) {
-				if err := syscall.Mkfifo(filepath.Join(e.outside, "env-fifo"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(e.outside, "env-fifo")); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
@@ -392,7 +392,7 @@ func TestHardening(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.heavy && testkit.Short() {
-				t.Skip("a heavy case: skipped with -short")
+				t.Skip("a heavy case: a long test (" + testkit.LongEnv + "=1)")
 			}
 			e := newHEnv(t, bin, tpl)
 			if c.setup != nil {
@@ -430,7 +430,7 @@ func TestHardening(t *testing.T) {
 			errText := strings.TrimSuffix(string(stderr), "\n")
 			if c.code == 2 {
 				// A usage error adds the one hint line every usage error has.
-				errText = strings.TrimSuffix(errText, "\nRun 'continuity --help' for usage.")
+				errText = usageHint.ReplaceAllString(errText, "")
 			}
 			if strings.Count(errText, "\n") > 0 {
 				t.Errorf("stderr has more than one line:\n%s", stderr)
@@ -783,13 +783,14 @@ func TestHardeningHandoffCollisions(t *testing.T) {
 	e := newHEnvAt(t, bin, transcriptTemplate(t), filepath.Join(t.TempDir(), "home~dev"))
 	const n = 15
 	for i := range n {
-		// Each with a new prompt: a handoff equal to the session's
-		// previous one is not written again.
+		// Each with new work (a command): a handoff of the same work
+		// would take the previous one's place, not add one.
 		f, err := os.OpenFile(e.transcript, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(f, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"step %d\"},\"uuid\":\"u-%d\"}\n", i, i)
+		fmt.Fprintf(f, "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"model\":\"m\",\"content\":[{\"type\":\"tool_use\",\"id\":\"b-%d\",\"name\":\"Bash\",\"input\":{\"command\":\"make step-%d\"}}]},\"uuid\":\"a-%d\"}\n", i, i, i)
+		fmt.Fprintf(f, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"tool_use_id\":\"b-%d\",\"type\":\"tool_result\",\"content\":\"ok\"}]},\"uuid\":\"r-%d\"}\n", i, i)
 		f.Close()
 		stdout, stderr, code, _ := runBounded(t, e, e.repo, []string{"hook"}, payload(e), nil, 10*time.Second)
 		if code != 0 || len(stdout) != 0 || len(stderr) != 0 {
@@ -805,3 +806,7 @@ func TestHardeningHandoffCollisions(t *testing.T) {
 		t.Errorf("latest handoff %s (%v), want the one named ~%d", latest, err, n)
 	}
 }
+
+// usageHint is the line a usage error ends with: the help of the command
+// that was called.
+var usageHint = regexp.MustCompile(`\nRun 'continuity( [a-z-]+)* --help' for usage\.$`)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/compat"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/core"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type importOptions struct {
@@ -58,7 +58,7 @@ func runImport(a *app, opts importOptions) error {
 		return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
 	}
 	if opts.Name != "" {
-		if err := project.CheckName(opts.Name); err != nil {
+		if err := workspace.CheckName(opts.Name); err != nil {
 			return usageError{Err: fmt.Errorf("--name: %w", err)}
 		}
 	}
@@ -66,9 +66,9 @@ func runImport(a *app, opts importOptions) error {
 	if err != nil {
 		return err
 	}
-	o := compat.Options{Project: p, Dir: a.dir, Files: opts.Files, All: opts.All, Name: opts.Name, Now: a.now()}
-	jobs, err := compat.Jobs(o)
-	var ne *compat.NameError
+	o := core.ImportOptions{Project: p, Dir: a.dir, Files: opts.Files, All: opts.All, Name: opts.Name, Now: a.now()}
+	jobs, err := core.ImportJobs(o)
+	var ne *core.ImportNameError
 	if errors.As(err, &ne) {
 		return usageError{Err: err}
 	}
@@ -76,7 +76,7 @@ func runImport(a *app, opts importOptions) error {
 		return err
 	}
 	if opts.Stdout {
-		out, r := compat.One(o, jobs[0], true)
+		out, r := core.ImportOne(o, jobs[0], true)
 		if r.Action == "refused" {
 			return errors.New("continuity: import " + r.Path + ": " + r.Problem)
 		}
@@ -86,7 +86,7 @@ func runImport(a *app, opts importOptions) error {
 		_, err := a.out.Write(out)
 		return err
 	}
-	results, refused := compat.Run(o, jobs, opts.DryRun)
+	results, refused := core.ImportLedgers(o, jobs, opts.DryRun)
 	if opts.JSON {
 		if err := writeJSON(a.out, results); err != nil {
 			return err

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // redactedOut holds what a command prints and writes it redacted when the
@@ -21,8 +21,8 @@ import (
 type redactedOut struct {
 	w    io.Writer
 	buf  bytes.Buffer
-	p    *project.Project // the project the command opened, if any
-	json *bool            // the command prints JSON
+	p    *workspace.Workspace // the project the command opened, if any
+	json *bool                // the command prints JSON
 }
 
 func (r *redactedOut) Write(p []byte) (int, error) { return r.buf.Write(p) }
@@ -44,7 +44,7 @@ func (r *redactedOut) flush() {
 
 // projectOpened tells the command's redacted outputs (when it prints
 // through them) the project it opened, so that its rules apply too.
-func (a *app) projectOpened(p *project.Project) {
+func (a *app) projectOpened(p *workspace.Workspace) {
 	for _, w := range []io.Writer{a.out, a.errw} {
 		if r, ok := w.(*redactedOut); ok && p != nil {
 			r.p = p
@@ -54,13 +54,14 @@ func (a *app) projectOpened(p *project.Project) {
 
 // printsUserText reports whether the command line's output may hold text
 // from the project's files: everything but the hook (its own output is
-// redacted as it is built), the merge driver and shell completion.
+// redacted as it is built), the merge driver, shell completion and serve
+// (which prints its address at once, and redacts every page it serves).
 func printsUserText(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "hook", "merge", "completion", "__complete", "__completeNoDesc":
+	case "hook", "merge", "completion", "__complete", "__completeNoDesc", "serve":
 		return false
 	}
 	return true

@@ -379,7 +379,10 @@ func TestRaceHooksEditsEditor(t *testing.T) {
 
 	// Two agent sessions' hooks.
 	wroteRE := regexp.MustCompile(`wrote (thoughts/shared/handoffs/\S+\.md)`)
-	okLine := regexp.MustCompile(`^continuity hook: (PreCompact|SessionEnd): (wrote thoughts/shared/handoffs/\S+\.md|nothing new since \S+)$`)
+	okLine := regexp.MustCompile(`^continuity hook: (PreCompact|SessionEnd): (wrote thoughts/shared/handoffs/\S+\.md( \(in place of \S+, which said the same but for the summary\))?|nothing new since \S+)$`)
+	// A handoff of the same work moments later takes the place of the
+	// session's previous one: that one is gone, as reported.
+	replacedRE := regexp.MustCompile(`\(in place of (thoughts/shared/handoffs/\S+\.md),`)
 	for _, id := range []string{"sess-a", "sess-b"} {
 		wg.Add(1)
 		go func() {
@@ -400,6 +403,9 @@ func TestRaceHooksEditsEditor(t *testing.T) {
 				}
 				mu.Lock()
 				hookRuns[event]++
+				for _, m := range replacedRE.FindAllStringSubmatch(stderr.String(), -1) {
+					delete(wrote, m[1])
+				}
 				for _, m := range wroteRE.FindAllStringSubmatch(stderr.String(), -1) {
 					wrote[m[1]] = true
 				}

@@ -7,7 +7,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/continuity-md/continuity/internal/mdblock"
 	"io"
 	"strings"
 
@@ -86,7 +85,7 @@ func HandoffLine(w io.Writer, path, size string) {
 // markdown styles markdown by its block structure: headings bold,
 // code dimmed, list items bulleted; text is kept as written.
 func markdown(w io.Writer, src []byte) {
-	doc := mdblock.Parse(src)
+	doc := ledger.ParseMarkdown(src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		raw := blockText(n, src)
 		switch n.Kind() {

@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // app carries what every command reads and writes: its IO, the environment
@@ -56,7 +57,7 @@ var (
 // 1 failure, 2 usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wd, _ := os.Getwd()
-	defer project.ReleaseLocks()
+	defer localstate.ReleaseLocks()
 	a := &app{in: stdin, out: stdout, errw: stderr, getenv: os.Getenv, now: clock(os.Getenv("CONTINUITY_NOW")), dir: wd}
 	if len(args) > 0 && args[0] == "hook" && runHookFast(a, args[1:]) {
 		return 0 // a hook always exits 0
@@ -72,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
@@ -81,10 +82,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "continuity: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 		return 2
 	}
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range strings.Split(errorText(err), "\n") {
 		fmt.Fprintf(stderr, "continuity: %s\n", line)
 	}
 	return 1
@@ -127,23 +128,24 @@ Start with:  continuity demo            (the whole loop on sample data)
 	for _, c := range []*cobra.Command{
 		newNewCmd(a), newUseCmd(a), newEditCmd(a, "goal"), newEditCmd(a, "now"),
 		newEditCmd(a, "done"), newEditCmd(a, "next"), newEditCmd(a, "question"), newEditCmd(a, "constraint"),
-		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newLogCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a)} {
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a), newServeCmd(a)} {
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newDisableCmd(a, true), newDisableCmd(a, false), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
 	root.InitDefaultCompletionCmd()
 	StrictCompletion(root)
 	TypedUsage(root)
+	addCompletions(a, root)
 	return root
 }
 
@@ -151,14 +153,14 @@ Start with:  continuity demo            (the whole loop on sample data)
 // (a usage error), so a script never takes text for JSON.
 var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
-	"constraint": true, "decide": true, "show": true, "list": true, "search": true, "lint": true,
+	"constraint": true, "decide": true, "show": true, "list": true, "log": true, "search": true, "lint": true,
 	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
 	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
 }
 
 // project opens the project the working directory belongs to.
-func (a *app) project() (*project.Project, error) {
-	p, err := project.OpenWith(a.dir, a.getenv)
+func (a *app) project() (*workspace.Workspace, error) {
+	p, err := workspace.OpenWith(a.dir, a.getenv)
 	if err == nil {
 		a.projectOpened(p)
 	}
@@ -166,9 +168,9 @@ func (a *app) project() (*project.Project, error) {
 }
 
 // activeName returns the active ledger's name, or an error that says how to choose one.
-func (a *app) activeName(p *project.Project) (string, error) {
+func (a *app) activeName(p *workspace.Workspace) (string, error) {
 	name, _, err := p.Active(a.getenv)
-	if errors.Is(err, project.ErrNoLedger) {
+	if errors.Is(err, workspace.ErrNoLedger) {
 		return "", errors.New("no ledger yet: start one with `continuity new NAME --goal TEXT`")
 	}
 	return name, err
@@ -176,16 +178,16 @@ func (a *app) activeName(p *project.Project) (string, error) {
 
 // ledgerName is the ledger a command works on: the one named (by --ledger
 // or an argument), checked, else the active one.
-func (a *app) ledgerName(p *project.Project, named string) (string, error) {
+func (a *app) ledgerName(p *workspace.Workspace, named string) (string, error) {
 	if named == "" {
 		return a.activeName(p)
 	}
-	return named, project.CheckName(named)
+	return named, workspace.CheckName(named)
 }
 
 // ledgerFile opens the project and finds the ledger a command works on:
 // the one named, else the active one.
-func (a *app) ledgerFile(named string) (p *project.Project, name, path string, err error) {
+func (a *app) ledgerFile(named string) (p *workspace.Workspace, name, path string, err error) {
 	if p, err = a.project(); err != nil {
 		return nil, "", "", err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/continuity-md/continuity/internal/core"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 type searchOptions struct {
@@ -16,6 +16,7 @@ type searchOptions struct {
 	Session string // only this work stream
 	Author  string // only handoffs whose author has a word starting with each of these words
 	Since   string // a date or a duration
+	In      string // ledgers, handoffs, or "" for both
 	JSON    bool
 }
 
@@ -23,11 +24,13 @@ func newSearchCmd(a *app) *cobra.Command {
 	var o searchOptions
 	c := &cobra.Command{
 		Use:   "search TEXT",
-		Short: "Search ledgers and handoffs (filters: --session, --author, --since)",
+		Short: "Search ledgers and handoffs (filters: --session, --author, --since, --in)",
 		Long: `Search every ledger and handoff for TEXT (case-insensitive) and print FILE:LINE: the line.
 --session keeps one work stream, --author the handoffs one person wrote (front matter author:
 "Ana" finds "Ana Newcomer", each word matching the start of a word of the name),
---since those written since a date (2026-11-01) or within a duration (7d, 36h).`,
+--since those written since a date (2026-11-01) or within a duration (7d, 36h), --in ledgers or
+handoffs only one kind of file. A line a handoff repeats from the ledger (or from another handoff)
+is shown once.`,
 		Example:     `  continuity search "refresh token" --author Kim --since 7d`,
 		Annotations: map[string]string{"args": "the TEXT to look for"},
 		Args:        exactArgs(1),
@@ -39,6 +42,7 @@ func newSearchCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&o.Session, "session", "", "only this work stream")
 	c.Flags().StringVar(&o.Author, "author", "", "only handoffs by this author (git user.name; a first name will do)")
 	c.Flags().StringVar(&o.Since, "since", "", "only what was written since a date or within a duration (7d)")
+	c.Flags().StringVar(&o.In, "in", "", "only ledgers or only handoffs")
 	return c
 }
 
@@ -47,7 +51,7 @@ func runSearch(a *app, o searchOptions) error {
 		return usageError{Err: errors.New("search needs some text to look for")}
 	}
 	if o.Session != "" {
-		if err := project.CheckName(o.Session); err != nil {
+		if err := workspace.CheckName(o.Session); err != nil {
 			return usageError{Err: fmt.Errorf("--session: %w", err)}
 		}
 	}
@@ -55,11 +59,16 @@ func runSearch(a *app, o searchOptions) error {
 	if err != nil {
 		return usageError{Err: err}
 	}
+	switch o.In {
+	case "", "ledgers", "handoffs":
+	default:
+		return usageError{Err: fmt.Errorf("--in takes ledgers or handoffs, got %q", o.In)}
+	}
 	p, err := a.project()
 	if err != nil {
 		return err
 	}
-	hits := core.Search(p, core.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since})
+	hits := core.Search(p, core.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since, In: o.In})
 	if o.JSON {
 		return writeJSON(a.out, hits)
 	}

@@ -42,6 +42,9 @@ type Event struct {
 	Prompt     string // BeforePrompt
 	Compacted  bool   // BeforePrompt: the host saw a compaction since the session's last injection
 	LastReply  string // TurnEnd: the agent's last reply, when the host sends it
+	// Subagent is the subagent's id when a subagent's hook fired: SessionID
+	// is then its parent session's, to which its work belongs.
+	Subagent string
 }
 
 // Answer is what the core returns for an event: text for the model and a

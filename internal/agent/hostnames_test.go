@@ -23,13 +23,13 @@ var hostName = regexp.MustCompile(`\b(SessionStart|PreCompact|PostCompact|Sessio
 // allowed are the places outside a host package that must keep a host's
 // name, each with why. The key is "path: the name found".
 var allowed = map[string]string{
-	"internal/agent/titles.go: Claude Code":  "the titles by host name, so a handoff's agent reads as a title without importing the host packages",
-	"internal/agent/titles.go: Codex":        "as above",
-	"internal/agent/titles.go: Gemini":       "as above",
-	"cmd/continuity/importcmd.go: Codex":     "import's help names a ledger format by where it comes from (a root CONTINUITY.md as Codex users keep it), as it names Continuous-Claude's",
-	"handoff/api.go: compact_summary":        "handoff.Facts's own JSON key in local checkpoint state, spelt like Claude Code's payload key; renaming it would orphan stored checkpoints",
-	"internal/config/config.go: Claude Code": "the budget's bound is Claude Code's measured 10,000-character cliff; config is a leaf and cannot ask the host",
-	"internal/install/scan.go: Claude Code":  "the strict-JSON error of the shared hooks-file editor; its golden (testdata/err-comment.txtar) fixes the wording",
+	"internal/agent/titles.go: Claude Code":     "the titles by host name, so a handoff's agent reads as a title without importing the host packages",
+	"internal/agent/titles.go: Codex":           "as above",
+	"internal/agent/titles.go: Gemini":          "as above",
+	"cmd/continuity/importcmd.go: Codex":        "import's help names a ledger format by where it comes from (a root CONTINUITY.md as Codex users keep it), as it names Continuous-Claude's",
+	"handoff/api.go: compact_summary":           "handoff.Facts's own JSON key in local checkpoint state, spelt like Claude Code's payload key; renaming it would orphan stored checkpoints",
+	"internal/workspace/config.go: Claude Code": "the budget's bound is Claude Code's measured 10,000-character cliff; the configuration cannot ask the host",
+	"internal/install/scan.go: Claude Code":     "the strict-JSON error of the shared hooks-file editor; its golden (testdata/err-comment.txtar) fixes the wording",
 }
 
 // skipped are trees whose files are not checked, with why.

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/continuity-md/continuity/internal/mdblock"
 	"github.com/continuity-md/continuity/ledger"
 	"github.com/yuin/goldmark/ast"
 )
@@ -286,7 +285,7 @@ func readSections(path string, src []byte) *sectionParse {
 // readSectionsExcept is readSections leaving the sections of the skipped
 // fields unread (kept in the body).
 func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *sectionParse {
-	doc := mdblock.Parse(src)
+	doc := ledger.ParseMarkdown(src)
 	p := &sectionParse{l: ledger.Ledger{Path: path, Format: ledger.Sections, Src: src, Body: src}, src: src, skip: skip}
 	var title string
 	cur := -1

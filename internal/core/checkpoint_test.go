@@ -31,7 +31,7 @@ func TestCheckpointTurnByTurn(t *testing.T) {
 	if err := os.WriteFile(path, full[:half], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	state := filepath.Join(r.p.StateDir, "transcripts")
+	state := r.p.Local.TranscriptDir()
 	if _, moved, err := Checkpoint(r.p, e, "s1", path); err != nil || !moved {
 		t.Fatalf("first turn: moved %v, %v", moved, err)
 	}

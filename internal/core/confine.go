@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ErrTranscriptOutside reports a transcript, named by a hook's payload,
@@ -25,7 +25,7 @@ var ErrTranscriptOutside = errors.New("lies outside the agent's own session dire
 // subagent file that fails the check is left out; the transcript failing
 // it is an error whose text carries the path cut and redacted. A path a
 // person named on the command line (named true) may lie anywhere.
-func transcriptFiles(p *project.Project, e Env, path string, named bool) ([]string, error) {
+func transcriptFiles(p *workspace.Workspace, e Env, path string, named bool) ([]string, error) {
 	var roots []string
 	if !named {
 		if d := e.Host.TranscriptDir(e.Getenv, p.Root); d != "" {
@@ -86,7 +86,7 @@ func checkTranscript(path string, roots []string) error {
 
 // shownPath is path as a stderr line may show it: redacted, on one line,
 // cut to its last 80 characters or so.
-func shownPath(p *project.Project, path string) string {
+func shownPath(p *workspace.Workspace, path string) string {
 	s := path
 	if p != nil {
 		s = p.Redact(s)

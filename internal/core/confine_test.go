@@ -154,7 +154,7 @@ func TestCheckpointConfined(t *testing.T) {
 			t.Errorf("%s: moved %v, %v", path, moved, err)
 		}
 	}
-	if ents, _ := os.ReadDir(filepath.Join(r.p.StateDir, "transcripts")); len(ents) > 0 {
+	if ents, _ := os.ReadDir(r.p.Local.TranscriptDir()); len(ents) > 0 {
 		for _, e := range ents {
 			if strings.HasPrefix(e.Name(), "transcript-") {
 				t.Errorf("a checkpoint was kept: %s", e.Name())

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -34,7 +34,7 @@ type Injection struct {
 // just wrote. The error is the ledger's: wrapping ledger.ErrNotFound when it
 // is missing (Injection is then empty), else its problem (and Injection
 // still holds what could be read: see inject's ledger text).
-func Context(p *project.Project, e Env, name, source, agentSession string) (Injection, error) {
+func Context(p *workspace.Workspace, e Env, name, source, agentSession string) (Injection, error) {
 	in, err := contextInput(p, e, name, source, agentSession, false)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return Injection{Input: in}, err
@@ -44,7 +44,7 @@ func Context(p *project.Project, e Env, name, source, agentSession string) (Inje
 
 // Refresh is the short reminder (goal, now, next) given before a prompt
 // when the host compacted the context since it was last given.
-func Refresh(p *project.Project, e Env, name string) (Injection, error) {
+func Refresh(p *workspace.Workspace, e Env, name string) (Injection, error) {
 	in, err := contextInput(p, e, name, "compact", "", true)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return Injection{Input: in}, err
@@ -55,7 +55,7 @@ func Refresh(p *project.Project, e Env, name string) (Injection, error) {
 // message is the line for the person, redacted: the ledger's now is
 // redacted before the line cuts it (a token cut short is no longer
 // recognised), and the whole line again.
-func message(p *project.Project, in inject.Input) string {
+func message(p *workspace.Workspace, in inject.Input) string {
 	if in.Ledger != nil {
 		l := *in.Ledger
 		l.Now = p.Redact(l.Now)
@@ -65,7 +65,7 @@ func message(p *project.Project, in inject.Input) string {
 }
 
 // injection renders an injection from its input and the ledger's problem.
-func injection(p *project.Project, in inject.Input, lerr error) Injection {
+func injection(p *workspace.Workspace, in inject.Input, lerr error) Injection {
 	if in.Policy == "none" && !in.Refresh {
 		return Injection{Input: in}
 	}
@@ -78,13 +78,13 @@ func injection(p *project.Project, in inject.Input, lerr error) Injection {
 
 // contextInput gathers what an injection for source (or the refresh after
 // a compaction) is made from.
-func contextInput(p *project.Project, e Env, name, source, agentSession string, refresh bool) (inject.Input, error) {
+func contextInput(p *workspace.Workspace, e Env, name, source, agentSession string, refresh bool) (inject.Input, error) {
 	lpath, _ := p.LedgerPath(name)
 	lim := e.Host.Limits()
 	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
 		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
 		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
-	l, raw, err := startLedger(p, name)
+	l, raw, err := LoadLedger(p, name)
 	switch {
 	case err != nil:
 		in.LedgerRaw = raw
@@ -92,26 +92,41 @@ func contextInput(p *project.Project, e Env, name, source, agentSession string, 
 	case l == nil:
 		return in, fmt.Errorf("ledger %s: %w", in.LedgerPath, ledger.ErrNotFound)
 	default:
-		in.Ledger, in.Notes = l.Ledger, l.Notes
+		in.Ledger, in.Notes = l, inject.LedgerNotes(l)
 	}
 	if in.Short() {
 		return in, err
 	}
 	var hpath string
 	if source == "compact" && agentSession != "" {
-		if s := p.LoadSession(agentSession); s.Handoff != "" {
+		if s := p.Local.LoadSession(agentSession); s.Handoff != "" {
 			hpath = filepath.Join(p.Root, filepath.FromSlash(s.Handoff))
 		}
 	}
-	if hpath == "" {
+	latest := hpath == ""
+	if latest {
 		hpath, _ = p.LatestHandoff(name, e.Now)
 	}
 	if hpath != "" {
-		if parsed, herr := project.Parsed(p, "handoff-"+name, hpath, handoff.Parse, handoffCodec); herr == nil {
-			in.Handoff = parsed
-			in.HandoffPath = p.Rel(hpath)
-			in.HandoffCommitAuthor = commitAuthor(p, hpath)
+		if src, herr := safefile.Read(hpath, p.WriteOptions()); herr == nil {
+			parsed, herr := compat.ParseHandoff(src)
+			if herr != nil {
+				parsed = nil
+			}
+			if latest {
+				// The latest with substance, never a chat-only one;
+				// the sessions since the stream was last given, a line each.
+				hpath, parsed, in.Ended = chooseHandoff(p, name, hpath, parsed, lastGiven(p, name))
+			}
+			if parsed != nil {
+				in.Handoff = parsed
+				in.HandoffPath = p.Rel(hpath)
+				in.HandoffCommitAuthor = commitAuthor(p, hpath)
+			}
 		}
+	}
+	if agentSession != "" && !refresh {
+		markGiven(p, name, e.Now)
 	}
 	return in, err
 }
@@ -132,7 +147,7 @@ func budget(configured int, lim agent.Limits) int {
 // renderContext renders an injection with secrets redacted. A marker may
 // be longer than the secret it replaces: when that takes the text over the
 // budget, it is rendered again with less room.
-func renderContext(p *project.Project, in inject.Input) string {
+func renderContext(p *workspace.Workspace, in inject.Input) string {
 	b := in.Budget
 	if b <= 0 {
 		b = inject.DefaultBudget
@@ -152,7 +167,7 @@ func renderContext(p *project.Project, in inject.Input) string {
 
 // Resume makes work stream name active in this worktree and returns the
 // context a new session of it would be given.
-func Resume(p *project.Project, e Env, name string) (Injection, error) {
+func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 	path, err := p.LedgerPath(name)
 	if err != nil {
 		return Injection{}, err
@@ -161,7 +176,7 @@ func Resume(p *project.Project, e Env, name string) (Injection, error) {
 		if inj, ok := handoffOnly(p, e, name); ok {
 			return inj, nil
 		}
-		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return Injection{}, LedgerNotFound(p, name, path)
 	}
 	if err := p.SetActive(name); err != nil {
 		return Injection{}, err
@@ -173,7 +188,7 @@ func Resume(p *project.Project, e Env, name string) (Injection, error) {
 // ledger here (a teammate's) gives: its latest handoff, redacted, and how
 // to start a ledger for it. Nothing is made active: hooks would find no
 // ledger.
-func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
+func handoffOnly(p *workspace.Workspace, e Env, name string) (Injection, bool) {
 	path, err := p.LatestHandoff(name, e.Now)
 	if err != nil {
 		return Injection{}, false
@@ -182,7 +197,7 @@ func handoffOnly(p *project.Project, e Env, name string) (Injection, bool) {
 	if err != nil {
 		return Injection{}, false
 	}
-	h, err := handoff.Parse(src)
+	h, err := compat.ParseHandoff(src)
 	if err != nil {
 		return Injection{}, false
 	}
@@ -206,7 +221,7 @@ func unitName(u agent.Unit) string {
 // commitAuthor is who git says last committed the file at path ("" when
 // it is not committed, or git cannot say within a moment): a committed
 // handoff's front matter may claim anyone.
-func commitAuthor(p *project.Project, path string) string {
+func commitAuthor(p *workspace.Workspace, path string) string {
 	if p.Repo.Root == "" {
 		return ""
 	}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -25,6 +27,10 @@ author: Ana
 ## Summary
 
 Ana's newer session.
+
+## Files touched
+
+- ` + "`src/auth/logout.go`" + `
 `
 
 const ownHandoff = `---
@@ -47,7 +53,7 @@ func TestContextBySource(t *testing.T) {
 	r.ledger("auth", authLedger)
 	r.write("thoughts/shared/handoffs/auth/2026-11-22T12-05-09Z_pre-compact_sess-own.md", ownHandoff)
 	r.write("thoughts/shared/handoffs/auth/2026-11-22T13-05-09Z_session-end_sess-ana.md", teammateHandoff)
-	if err := r.p.UpdateSession("sess-own", testNow, func(s *project.Session) {
+	if err := r.p.Local.UpdateSession("sess-own", testNow, func(s *localstate.Session) {
 		s.Handoff = "thoughts/shared/handoffs/auth/2026-11-22T12-05-09Z_pre-compact_sess-own.md"
 	}); err != nil {
 		t.Fatal(err)
@@ -186,10 +192,45 @@ func TestResume(t *testing.T) {
 	if _, err := Resume(r.p, r.env0(nil), "nosuch"); !errors.Is(err, ledger.ErrNotFound) {
 		t.Errorf("resume nosuch: %v", err)
 	}
-	if _, err := Resume(r.p, r.env0(nil), "../x"); !errors.Is(err, project.ErrBadName) {
+	if _, err := Resume(r.p, r.env0(nil), "../x"); !errors.Is(err, workspace.ErrBadName) {
 		t.Errorf("resume ../x: %v", err)
 	}
 	if name, _, _ := r.p.Active(r.getenv); name != "billing" {
 		t.Errorf("a failed resume changed the active ledger to %q", name)
 	}
+}
+
+// TestContextSkipsChatOnlyHandoffs: after real work and two chat-only
+// sessions, the model is given the handoff of the work, and a line for
+// each session that ended since the stream was last given to a model.
+func TestContextSkipsChatOnlyHandoffs(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	chat := func(created, summary string) string {
+		return "---\nsession: auth\ncreated: " + created + "\nevent: session-end\nagent: claude\n---\n\n# Handoff: auth\n\n## Summary\n\n" + summary + "\n\n## Recent requests\n\n- What is 2+2?\n"
+	}
+	work := "---\nsession: auth\ncreated: 2026-11-22T11:05:09Z\nevent: session-end\nagent: codex\n---\n\n# Handoff: auth\n\n## State\n\n- Task: div\n- Checks:\n  - `go test ./...`: passed\n\n## Summary\n\nWrote div.go.\n\n## Files touched\n\n- `div.go`\n"
+	dir := "thoughts/shared/handoffs/auth/"
+	r.write(dir+"2026-11-22T11-05-09Z_session-end_aaaa1111.md", work)
+	r.write(dir+"2026-11-22T12-05-09Z_session-end_bbbb2222.md", chat("2026-11-22T12:05:09Z", "What is 2+2? It is 4."))
+	r.write(dir+"2026-11-22T13-05-09Z_session-end_cccc3333.md", chat("2026-11-22T13:05:09Z", "Picking up."))
+	e := r.env0(nil)
+	inj, err := Context(r.p, e, "auth", "startup", "sess-new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "startup", inj.Text, "Latest handoff (session-end from Codex, ", "- Checks:\n    - `go test ./...`: passed", "Wrote div.go.",
+		"Other sessions since this stream was last given to a model:\n- session-end, 1 h ago: Picking up.", "What is 2+2? It is 4.")
+	if inj.Input.HandoffPath != dir+"2026-11-22T11-05-09Z_session-end_aaaa1111.md" {
+		t.Errorf("gave %s", inj.Input.HandoffPath)
+	}
+	// Given once, the next start gives the same handoff, with no lines for
+	// sessions it was already told of.
+	e.Now = e.Now.Add(time.Minute)
+	inj, err = Context(r.p, e, "auth", "startup", "sess-next")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, "the next start", inj.Text, "Other sessions since")
+	contains(t, "the next start", inj.Text, "Wrote div.go.")
 }

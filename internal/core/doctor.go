@@ -16,18 +16,17 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // DoctorOptions say what doctor checks.
 type DoctorOptions struct {
-	Project *project.Project
+	Project *workspace.Workspace
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
@@ -187,6 +186,19 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		}
 	}
 	sortEvents(h, order)
+	registered := false
+	for _, c := range r.Events {
+		registered = registered || c != ""
+	}
+	if gone := Uninstalled(p); !registered && !gone.IsZero() {
+		// Not a first install: say what happened rather than suggest one.
+		for _, ev := range order {
+			r.Events[ev] = ""
+		}
+		add(Check{Name: "hooks", OK: true, Note: true, Info: "uninstalled from this repository on " + gone.Format("2006-01-02 15:04Z") + " (continuity uninstall): no hooks registered",
+			Fix: fmt.Sprintf("`continuity init%s` installs them again", AgentArg(h, o.Default))})
+		return r, checks
+	}
 	for _, ev := range order {
 		if c := r.Events[ev]; c != "" {
 			add(Check{Name: "hook " + ev, OK: true, Info: c})
@@ -261,6 +273,16 @@ func checkRepo(o DoctorOptions) []Check {
 	add := func(name string, ok bool, info, fix string) {
 		checks = append(checks, Check{Name: name, OK: ok, Info: info, Fix: fix})
 	}
+	if p.Config.Disable {
+		from := p.Config.From["disable"]
+		fix := "run `continuity enable --user` to switch them back on"
+		if strings.HasPrefix(from, p.Root+string(filepath.Separator)) {
+			fix = "run `continuity enable` to switch them back on"
+		} else if strings.HasPrefix(from, "$") {
+			fix = "unset " + strings.TrimPrefix(from, "$") + " to switch them back on"
+		}
+		add("enabled", false, "continuity is disabled here (disable: true, from "+from+"): the hooks write no handoff and inject nothing", fix)
+	}
 	// Directories: a repository opts in with a ledger directory (continuity
 	// new or init creates it); the handoff directory comes with the first
 	// handoff, so its absence is no fault (plugin users never run init).
@@ -277,7 +299,7 @@ func checkRepo(o DoctorOptions) []Check {
 				"run `continuity new NAME --goal \"what this work stream is for\"` to start a ledger")
 		case !st.IsDir():
 			add("directory", false, p.Rel(d)+" is not a directory", "move it away")
-		case unix.Access(d, unix.W_OK) != nil:
+		case !safefile.Writable(d):
 			add("directory", false, p.Rel(d)+" is not writable", "fix its permissions")
 		default:
 			add("directory", true, p.Rel(d)+" writable", "")
@@ -302,8 +324,8 @@ func checkRepo(o DoctorOptions) []Check {
 		add("active ledger", true, active+" ("+why+")", "")
 	}
 	// Last hook runs.
-	var runs []project.Run
-	for _, s := range p.Sessions() {
+	var runs []localstate.Run
+	for _, s := range p.Local.Sessions() {
 		runs = append(runs, s.Runs...)
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].At.After(runs[j].At) })
@@ -326,7 +348,7 @@ func checkRepo(o DoctorOptions) []Check {
 
 // configChecks reports the configuration's problems, a refused redact
 // allow entry among them: the rest of the configuration still applies.
-func configChecks(p *project.Project) []Check {
+func configChecks(p *workspace.Workspace) []Check {
 	if p.Config == nil {
 		return nil
 	}
@@ -341,7 +363,7 @@ func configChecks(p *project.Project) []Check {
 // fresh clone names a driver it does not define, and git then merges
 // ledgers as plain text; and a .gitattributes line left for a former
 // ledger directory sends nothing to the driver.
-func mergeDriverChecks(p *project.Project) []Check {
+func mergeDriverChecks(p *workspace.Workspace) []Check {
 	sample := LedgerSample(p)
 	if p.Repo.Root == "" || sample == "" {
 		return nil

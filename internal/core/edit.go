@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/compat"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -58,11 +58,11 @@ func (c Change) edits(red func(string) string, now time.Time) []ledger.Edit {
 // Edit makes c on the ledger at path under the lock, refreshing `updated`,
 // and returns its bytes before and after. A ledger that does not parse is
 // left untouched.
-func Edit(p *project.Project, path string, now time.Time, c Change) (before, after []byte, err error) {
+func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before, after []byte, err error) {
 	rel := p.Rel(path)
 	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
 		if old == nil {
-			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+			return nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
 		}
 		// Apply parses and checks the ledger itself (a YAML parse less
 		// on a long ledger); only a failed edit is explained by the
@@ -83,7 +83,7 @@ func Edit(p *project.Project, path string, now time.Time, c Change) (before, aft
 		return out, nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+		return nil, nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
 	}
 	return before, after, err
 }
@@ -114,7 +114,7 @@ type Edited struct {
 }
 
 // Apply makes c on the ledger at path (see Edit) and says what it did.
-func Apply(p *project.Project, path string, now time.Time, c Change) (Edited, error) {
+func Apply(p *workspace.Workspace, path string, now time.Time, c Change) (Edited, error) {
 	rel := p.Rel(path)
 	before, after, err := Edit(p, path, now, c)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -20,9 +21,10 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -62,7 +64,7 @@ const gitBudget = 400 * time.Millisecond
 // time and name is not written again. A handoff written with problems
 // (an unread transcript, a ledger left as it was) returns both its path
 // and an error naming them.
-func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
+func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
 	if err != nil {
 		return Written{}, err
@@ -73,11 +75,28 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
-	var prev project.Session
+	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+		// Local state still remembers the session ran, on which stream.
+		if r.AgentSession != "" {
+			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
+				if s.Ledger == "" {
+					s.Ledger = r.Name
+				}
+			})
+		}
+		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
+	}
+	var prev localstate.Session
+	replace := ""
 	if r.AgentSession != "" {
-		prev = p.LoadSession(r.AgentSession)
-		if r.SkipIfSame && prev.HandoffHash == activity && prev.Handoff != "" {
-			return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+		prev = p.Local.LoadSession(r.AgentSession)
+		if prev.HandoffHash == activity && prev.Handoff != "" {
+			switch {
+			case replaceable(p, prev.Handoff, e.Now):
+				replace = prev.Handoff
+			case r.SkipIfSame:
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+			}
 		}
 	}
 	l, _, lerr := LoadLedger(p, r.Name)
@@ -85,9 +104,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	dirty := gitMeta(p, &meta, gitBudget)
+	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
 	sessionFiles := facts.Files
-	h := build(p, r.Name, meta, facts, dirty, l)
+	h := build(p, r.Name, meta, facts, dirty, commits, l)
 	if r.Recovered != "" {
 		h.Summary = recoveredSummary(r.Recovered, facts, h.Summary)
 	}
@@ -114,6 +133,9 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
+	if replace != "" {
+		path = replaceWith(p, replace, path, &warn)
+	}
 	rel := p.Rel(path)
 	if l != nil {
 		if err := updateLedgerFiles(p, r.Name, sessionFiles, e.Now); err != nil {
@@ -121,13 +143,16 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 		}
 	}
 	if r.AgentSession != "" {
-		if err := p.UpdateSession(r.AgentSession, e.Now, func(s *project.Session) {
+		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
 			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
 		}); err != nil {
 			warn = append(warn, "local state: "+err.Error())
 		}
 	}
 	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
+	if replace != "" {
+		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
+	}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
@@ -140,7 +165,7 @@ func WriteHandoff(p *project.Project, e Env, r Request) (Written, error) {
 // inside the host's budget; a transcript that cannot be read is then a
 // warning, not a failure. A transcript a person named is read whole, and
 // one that cannot be read or is not a transcript is an error.
-func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnings, error) {
+func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWarnings, error) {
 	if r.Transcript == "" {
 		return &handoff.Facts{}, readWarnings{}, nil
 	}
@@ -159,7 +184,7 @@ func readFacts(p *project.Project, e Env, r Request) (*handoff.Facts, readWarnin
 	d := e.Host.NewDecoder(p.Root, p.Redact)
 	var cp *transcript.Checkpoint
 	var deadline time.Time
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+	stateDir := p.Local.TranscriptDir()
 	if !r.Named {
 		if r.AgentSession != "" {
 			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
@@ -201,8 +226,8 @@ const TurnBudget = 2 * time.Second
 // later handoff (or the recovery of a session that died) reads only what is
 // new. No committed file is written. moved is false when nothing was
 // appended, and then nothing is written at all.
-func Checkpoint(p *project.Project, e Env, id, path string) (msg string, moved bool, err error) {
-	stateDir := filepath.Join(p.StateDir, "transcripts")
+func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, moved bool, err error) {
+	stateDir := p.Local.TranscriptDir()
 	cp := transcript.LoadCheckpoint(stateDir, id)
 	files, err := transcriptFiles(p, e, path, false)
 	if err != nil {
@@ -266,10 +291,11 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 }
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
-// uncommitted paths.
-func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string {
+// uncommitted paths and the commits made on the branch since the session
+// started (started: the transcript's first timestamp; none when "").
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
-		return nil
+		return nil, nil
 	}
 	m.Branch = gitfacts.Branch(p.Repo)
 	m.Commit = gitfacts.Commit(p.Repo)
@@ -280,56 +306,138 @@ func gitMeta(p *project.Project, m *handoff.Meta, budget time.Duration) []string
 	if err == nil {
 		m.Dirty = len(files)
 	}
-	return files
+	var commits []handoff.Commit
+	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
+		log, _ := gitfacts.Log(ctx, p.Repo, t)
+		for _, c := range log {
+			commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+		}
+	}
+	return files, commits
 }
 
-// build assembles the handoff: the session's files first, then what else
-// is uncommitted in the work tree (continuity's own files left out).
-func build(p *project.Project, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, l *ledger.Ledger) *handoff.Handoff {
-	g := *f
-	g.Files = mergeFiles(f.Files, notOurs(p, dirty))
-	h := handoff.Build(meta, &g, l)
+// build assembles the handoff: the files the session touched, and apart
+// from them what is uncommitted in the work tree (continuity's own files
+// left out); the commits the session's commands reported and those git
+// shows on the branch since the session started.
+func build(p *workspace.Workspace, name string, meta handoff.Meta, f *handoff.Facts, dirty []string, commits []handoff.Commit, l *ledger.Ledger) *handoff.Handoff {
+	h := handoff.Build(meta, f, l)
+	h.Uncommitted = notOurs(p, dirty)
+	h.Commits = mergeCommits(h.Commits, commits)
 	lpath, _ := p.LedgerPath(name)
 	h.LedgerPath = p.Rel(lpath)
 	return h
 }
 
-// activityHash fingerprints what a transcript says was done, to tell
-// whether anything is new since the last handoff.
+// mergeCommits joins the commits a transcript reported with git's, oldest
+// first, each once (an abbreviated hash matches its longer form).
+func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
+	out := append([]handoff.Commit(nil), fromGit...)
+	for _, c := range seen {
+		dup := slices.ContainsFunc(out, func(o handoff.Commit) bool {
+			return strings.HasPrefix(o.Hash, c.Hash) || strings.HasPrefix(c.Hash, o.Hash)
+		})
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// activityHash fingerprints the work a transcript says was done (not the
+// conversation about it), to tell whether anything is new since the last
+// handoff.
 func activityHash(f *handoff.Facts) string {
 	b, _ := json.Marshal(struct {
-		Files, Commands, Errors, Prompts []string
+		Files, Outside, Commands, Errors []string
 		Tasks                            []handoff.Task
-		Last                             string
-	}{f.Files, f.Commands, f.Errors, f.Prompts, f.Tasks, f.LastAssistant})
+		Checks                           []handoff.Check
+		Commits                          []handoff.Commit
+	}{f.Files, f.Outside, f.Commands, f.Errors, f.Tasks, f.Checks, f.Commits})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// contentHash fingerprints what a handoff says apart from its time (and
-// its name, which is not in it) and the marks of what is new since the
-// one before.
+// contentHash fingerprints what a handoff says apart from its time, what
+// triggered it (its name, event, trigger, reason) and the marks of what is
+// new since the one before: a session end that follows a compaction with
+// nothing new says nothing new.
 func contentHash(h *handoff.Handoff) string {
 	c := *h
 	c.Created = time.Time{}
+	c.Event, c.Trigger, c.Reason = "", "", ""
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
 
-// idle reports a transcript with no sign of work: no prompt, no reply, no
-// tool use (the empty session that follows a cleared one ends like this).
+// idle reports a transcript with no sign of anything: no prompt, no reply,
+// no tool use (the empty session that follows a cleared one ends like this).
 func idle(f *handoff.Facts) bool {
-	return len(f.Files) == 0 && len(f.Tasks) == 0 && len(f.Commands) == 0 && len(f.Errors) == 0 &&
-		len(f.Prompts) == 0 && f.LastAssistant == ""
+	return !substantial(f) && len(f.Prompts) == 0 && f.LastAssistant == ""
+}
+
+// substantial reports a transcript with work in it: a file written, a
+// command beyond looking, a failed call, a plan, a commit, a check. A
+// chat-only session (prompts and replies), or one that only looked at
+// files, has none: its handoff would only push the one that says where the
+// work stands out of sight.
+func substantial(f *handoff.Facts) bool {
+	return len(f.Files) > 0 || len(f.Outside) > 0 || len(f.Tasks) > 0 || len(f.Commands) > 0 || len(f.Errors) > 0 ||
+		len(f.Checks) > 0 || len(f.Commits) > 0
+}
+
+// replaceWith puts the handoff just written at path in the place of the
+// session's previous one (old, relative to the root) and returns where it
+// now is: under old's name when path only took a "~N" name because old
+// held its own, else under its own, old removed. The new file is written
+// before the old one goes: nothing is lost when either step fails.
+func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) string {
+	oldPath := filepath.Join(p.Root, filepath.FromSlash(old))
+	if strings.HasPrefix(filepath.Base(path), strings.TrimSuffix(filepath.Base(oldPath), ".md")+"~") {
+		if err := os.Rename(path, oldPath); err != nil {
+			*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+			return path
+		}
+		return oldPath
+	}
+	if err := os.Remove(oldPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		*warn = append(*warn, "the session's previous handoff was kept: "+firstLine(err))
+	}
+	return path
+}
+
+// replaceWindow is how recent a session's previous handoff must be for a
+// new one that says the same but for its summary to take its place.
+const replaceWindow = 10 * time.Minute
+
+// replaceable reports whether the handoff at rel (the session's previous
+// one) may give way to a new one: written (by its name) within
+// replaceWindow, and never
+// committed (git does not track it; without git nothing is committed).
+func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
+	written, _, ok := handoff.NameTime(path.Base(rel))
+	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
+		return false
+	}
+	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if p.Repo.Root == "" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitBudget)
+	defer cancel()
+	tracked, err := gitfacts.Tracked(ctx, p.Repo, rel)
+	return err == nil && !tracked
 }
 
 // markDecisions marks the handoff's decisions that the previous handoff of
 // the stream (at prevPath) did not list, by whole line: "RS256" is new
 // after "RS256, not HS256". A decision whose reason or date changed is
 // marked too. Without a readable previous handoff nothing is marked.
-func markDecisions(p *project.Project, prevPath string, h *handoff.Handoff) {
+func markDecisions(p *workspace.Workspace, prevPath string, h *handoff.Handoff) {
 	src, err := safefile.Read(prevPath, p.WriteOptions())
 	if err != nil {
 		return
@@ -364,7 +472,8 @@ func keepSections(h *handoff.Handoff, keep []string) {
 	for key, drop := range map[string]func(){
 		"summary": func() { h.Summary = "" }, "goal": func() { h.Goal = "" }, "now": func() { h.Now = "" },
 		"done": func() { h.Done = nil }, "next": func() { h.Next = nil }, "decisions": func() { h.Decisions, h.NewDecisions = nil, nil },
-		"files": func() { h.Files = nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"files": func() { h.Files, h.Outside = nil, nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
+		"state":    func() { h.Task, h.Plan, h.Checks, h.Commits, h.Uncommitted, h.InFlight = "", nil, nil, nil, nil, nil },
 		"requests": func() { h.Prompts = nil },
 	} {
 		if !on[key] {
@@ -375,11 +484,11 @@ func keepSections(h *handoff.Handoff, keep []string) {
 
 // notOurs drops continuity's own directories (and their parents, which git
 // reports when they are untracked) from a list of repository paths.
-func notOurs(p *project.Project, paths []string) []string {
+func notOurs(p *workspace.Workspace, paths []string) []string {
 	own := []string{p.Rel(p.LedgerDir) + "/", p.Rel(p.HandoffDir) + "/"}
 	var out []string
 	for _, f := range paths {
-		mine := f == project.ConfigFile
+		mine := f == workspace.ConfigFile
 		for _, d := range own {
 			if strings.HasPrefix(f, d) || (strings.HasSuffix(f, "/") && strings.HasPrefix(d, f)) {
 				mine = true
@@ -392,30 +501,11 @@ func notOurs(p *project.Project, paths []string) []string {
 	return out
 }
 
-// mergeFiles joins two lists of paths without repeats, dropping a
-// directory entry ("src/") when a path inside it is listed.
-func mergeFiles(a, b []string) []string {
-	all := append(append([]string{}, a...), b...)
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range all {
-		if s == "" || seen[s] {
-			continue
-		}
-		seen[s] = true
-		if strings.HasSuffix(s, "/") && slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(o, s) }) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 // render renders a redacted handoff within the project's size bound, and
 // redacts the whole file again: a project's template may print more. A
 // project template that cannot be used (not a tracked file, broken, too
 // slow, printing too much) gives way to the built-in one; problem says why.
-func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string, err error) {
+func render(p *workspace.Workspace, h *handoff.Handoff) (body []byte, problem string, err error) {
 	tmpl, terr := p.HandoffTemplate()
 	if terr != nil {
 		problem = terr.Error() + "; the built-in template was used"
@@ -433,8 +523,8 @@ func render(p *project.Project, h *handoff.Handoff) (body []byte, problem string
 // write creates the handoff file, never over another: a name taken in the
 // same second gets "~2", "~3", … (only the file name changes, and enough
 // tries that a burst of hooks never loses a handoff).
-func write(p *project.Project, r Request, created time.Time, body []byte) (string, error) {
-	dir, err := p.HandoffSessionDir(r.Name)
+func write(p *workspace.Workspace, r Request, created time.Time, body []byte) (string, error) {
+	dir, err := p.StreamHandoffDir(r.Name)
 	if err != nil {
 		return "", err
 	}
@@ -462,8 +552,9 @@ func write(p *project.Project, r Request, created time.Time, body []byte) (strin
 }
 
 // updateLedgerFiles adds the files a session touched (inside the
-// repository) to the ledger's files list and refreshes updated.
-func updateLedgerFiles(p *project.Project, name string, files []string, now time.Time) error {
+// repository) that the ledger's files list lacks, and then refreshes
+// updated; with none new the ledger is left as it was.
+func updateLedgerFiles(p *workspace.Workspace, name string, files []string, now time.Time) error {
 	var rel []string
 	for _, f := range notOurs(p, files) {
 		if !filepath.IsAbs(f) && !strings.HasPrefix(f, "../") && !strings.HasSuffix(f, "/") {
@@ -478,11 +569,14 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 		if old == nil {
 			return nil, safefile.ErrNoChange
 		}
-		var edits []ledger.Edit
-		if len(rel) > 0 {
-			edits = append(edits, ledger.Append(ledger.KeyFiles, rel...))
+		// Only a new file changes the ledger: updated never moves alone.
+		if l, err := ledger.Parse(p.Rel(path), old); err == nil {
+			rel = slices.DeleteFunc(rel, func(f string) bool { return slices.Contains(l.Files, f) })
 		}
-		out, err := ledger.Apply(old, now, edits...)
+		if len(rel) == 0 {
+			return nil, safefile.ErrNoChange
+		}
+		out, err := ledger.Apply(old, now, ledger.Append(ledger.KeyFiles, rel...))
 		if err != nil {
 			if _, perr := compat.ParseLedger(p.Rel(path), old); perr != nil {
 				return nil, perr
@@ -494,12 +588,16 @@ func updateLedgerFiles(p *project.Project, name string, files []string, now time
 
 // AddSummary adds a compaction summary (as the host sends it) to the
 // handoff agent session id wrote before the compaction.
-func AddSummary(p *project.Project, id, raw string) (string, error) {
+func AddSummary(p *workspace.Workspace, id, raw string) (string, error) {
 	summary := p.Redact(handoff.CleanSummary(raw))
 	if summary == "" {
 		return "no compaction summary in the payload", nil
 	}
-	s := p.LoadSession(id)
+	s := p.Local.LoadSession(id)
+	if s.Handoff == "" && s.Ledger != "" {
+		// The session ran, with nothing of substance to hand off.
+		return "no handoff from before the compaction (nothing of substance); summary not recorded", nil
+	}
 	if s.Handoff == "" {
 		return "", errors.New("no handoff from before the compaction for this session; summary not recorded")
 	}

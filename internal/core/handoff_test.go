@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -41,12 +41,13 @@ func TestWriteHandoff(t *testing.T) {
 	if m := parsed.Meta; m.Agent != "codex" || m.Model != "model-x" || m.Tokens != 153412 {
 		t.Errorf("meta %+v: agent, model and tokens must come from the host and the transcript", m)
 	}
-	// The ledger learned the session's files; local state the handoff.
+	// The ledger already listed the session's one file: it is left as it
+	// was (updated never moves alone); local state learned the handoff.
 	l, _, err := LoadLedger(r.p, "auth")
-	if err != nil || l.Updated != "2026-11-22T14:05:09Z" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
+	if err != nil || l.Updated != "" || !reflect.DeepEqual(l.Files, []string{"src/auth/token.go"}) {
 		t.Errorf("ledger files %q, updated %q (%v)", l.Files, l.Updated, err)
 	}
-	s := r.p.LoadSession(SessionID)
+	s := r.p.Local.LoadSession(SessionID)
 	if s.Handoff != want || s.Ledger != "auth" || s.HandoffHash == "" || s.HandoffContent == "" {
 		t.Errorf("state %+v", s)
 	}
@@ -63,18 +64,38 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// Something new: written.
+	// A new prompt, no new work, a minute after the uncommitted previous
+	// handoff: the new one takes its place.
 	f, err := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}` + "\n")
 	f.Close()
-	if w4, err := WriteHandoff(r.p, e, end); err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") {
+	w4, err := WriteHandoff(r.p, e, end)
+	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || !strings.Contains(w4.Message, "in place of "+want) {
 		t.Errorf("session end after a new prompt: %+v, %v", w4, err)
 	}
+	if got := handoffsOf(t, r, "auth"); len(got) != 1 || !strings.HasSuffix(got[0], w4.Path[strings.LastIndex(w4.Path, "/"):]) {
+		t.Errorf("handoffs %q, want the session end's alone", got)
+	}
+	contains(t, "the replacing handoff", r.read(w4.Path), "now the logout endpoint")
+	// Committed, it is never rewritten: new work after it adds a handoff.
+	r.git("add", "thoughts")
+	r.git("commit", "-q", "-m", "handoffs")
+	f, _ = os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-new2"}` + "\n")
+	f.Close()
+	e.Now = e.Now.Add(time.Minute)
+	if w5, err := WriteHandoff(r.p, e, end); err != nil || w5.Path != "" {
+		t.Errorf("a prompt after a committed handoff, no new work: %+v, %v", w5, err)
+	}
+	pre := preCompact(tr)
+	if w6, err := WriteHandoff(r.p, e, pre); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
+		t.Errorf("a compaction after a committed handoff: %+v, %v", w6, err)
+	}
 	if n := len(handoffsOf(t, r, "auth")); n != 2 {
-		t.Errorf("%d handoffs, want 2", n)
+		t.Errorf("%d handoffs, want the committed one and the new one", n)
 	}
 }
 
@@ -95,6 +116,28 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "b", Transcript: empty, SkipIfSame: true})
 	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing happened") {
 		t.Errorf("an idle session: %+v, %v", w, err)
+	}
+	// A chat-only session (a prompt, a reply, a command that only looks):
+	// no handoff, and the ledger's bytes stay as they were.
+	chat := filepath.Join(r.transcriptDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(strings.Join([]string{
+		`{"type":"user","message":{"role":"user","content":"What is 2+2?"},"uuid":"u1","timestamp":"2026-11-22T14:00:00Z"}`,
+		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}}]},"uuid":"a1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},"uuid":"r1"}`,
+		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"It is 4."}]},"uuid":"a2"}`,
+	}, "\n")+"\n"), 0o644)
+	before := r.read("thoughts/ledgers/CONTINUITY_auth.md")
+	for _, ev := range []string{"session-end", "pre-compact"} {
+		w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: ev, AgentSession: "chat", Transcript: chat, SkipIfSame: ev == "session-end"})
+		if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
+			t.Errorf("a chat-only session's %s: %+v, %v", ev, w, err)
+		}
+	}
+	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
+		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
+	}
+	if s := r.p.Local.LoadSession("chat"); s.Ledger != "auth" {
+		t.Errorf("local state does not remember the chat-only session: %+v", s)
 	}
 	// By hand, without a session: each one is written, under its own name.
 	for range 2 {
@@ -197,16 +240,18 @@ func TestKeepSections(t *testing.T) {
 	}
 }
 
-func TestNotOursAndMergeFiles(t *testing.T) {
+func TestNotOursAndMergeCommits(t *testing.T) {
 	r := newRepo(t)
 	got := notOurs(r.p, []string{"src/a.go", "thoughts/", "thoughts/ledgers/CONTINUITY_x.md", "thoughts/shared/handoffs/x/h.md",
 		".continuity.yaml", "thoughtsX/y.go", "docs/"})
 	if want := []string{"src/a.go", "thoughtsX/y.go", "docs/"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("notOurs = %q, want %q", got, want)
 	}
-	got = mergeFiles([]string{"src/a.go", "", "src/b.go"}, []string{"src/", "src/a.go", "docs/", "README.md"})
-	if want := []string{"src/a.go", "src/b.go", "docs/", "README.md"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("mergeFiles = %q, want %q", got, want)
+	seen := []handoff.Commit{{Hash: "4f3c2b1", Subject: "a"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	fromGit := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}}
+	want := []handoff.Commit{{Hash: "4f3c2b1a", Subject: "a"}, {Hash: "1234567", Subject: "b"}, {Hash: "9e8d7c6", Subject: "amended away"}}
+	if got := mergeCommits(seen, fromGit); !reflect.DeepEqual(got, want) {
+		t.Errorf("mergeCommits = %+v, want %+v", got, want)
 	}
 }
 
@@ -228,6 +273,13 @@ func TestUpdateLedgerFiles(t *testing.T) {
 	// Every byte outside the edits is kept.
 	if !strings.HasPrefix(got, authLedger[:strings.Index(authLedger, "files:")]) || !strings.HasSuffix(got, "---\n\n# Notes\n") {
 		t.Errorf("the ledger's other bytes changed:\n%s", got)
+	}
+	// The same files again, later: no field changes, so neither does updated.
+	if err := updateLedgerFiles(r.p, "auth", []string{"src/new.go", "src/auth/token.go"}, testNow.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if again := r.read("thoughts/ledgers/CONTINUITY_auth.md"); again != got {
+		t.Errorf("the ledger was rewritten with no new file:\n%s", again)
 	}
 	// A ledger that does not parse is never rewritten.
 	broken := "---\ngoal: [unclosed\n---\n"
@@ -267,15 +319,15 @@ func TestPrune(t *testing.T) {
 	r.reopen()
 	for i, age := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, 40 * 24 * time.Hour} {
 		id := []string{"a", "b", "c", "old"}[i]
-		if err := r.p.UpdateSession(id, testNow, func(*project.Session) {}); err != nil {
+		if err := r.p.Local.UpdateSession(id, testNow, func(*localstate.Session) {}); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(r.p.StateDir, "sessions", id+".json")
+		path := filepath.Join(r.p.Local.SessionsDir(), id+".json")
 		os.Chtimes(path, testNow.Add(-age), testNow.Add(-age))
 	}
 	// Transcript checkpoints go by age alone; the lock file their
 	// writers share in that directory stays, however old.
-	cps := filepath.Join(r.p.StateDir, "transcripts")
+	cps := r.p.Local.TranscriptDir()
 	for name, age := range map[string]time.Duration{"transcript-new.json": time.Hour, "transcript-old.json": 40 * 24 * time.Hour, "d0123456789abcdef0123456789abcdef.lock": 41 * 24 * time.Hour} {
 		r.write(filepath.Join(".git", "continuity", "transcripts", name), "{}")
 		os.Chtimes(filepath.Join(cps, name), testNow.Add(-age), testNow.Add(-age))
@@ -285,7 +337,7 @@ func TestPrune(t *testing.T) {
 	if err != nil || len(dry) != 3 {
 		t.Fatalf("dry run: %q, %v", dry, err)
 	}
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "old.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "old.json")); err != nil {
 		t.Error("a dry run removed a file")
 	}
 	removed, err := Prune(r.p, testNow, false)
@@ -293,7 +345,7 @@ func TestPrune(t *testing.T) {
 		t.Errorf("removed %q (%v), the dry run said %q", removed, err, dry)
 	}
 	for _, id := range []string{"c", "old"} {
-		if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", id+".json")); err == nil {
+		if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), id+".json")); err == nil {
 			t.Errorf("session %s kept", id)
 		}
 	}
@@ -304,15 +356,40 @@ func TestPrune(t *testing.T) {
 		t.Error("prune touched a ledger")
 	}
 	// Lazily: not again within a day.
-	r.p.UpdateSession("d", testNow, func(*project.Session) {})
-	os.Chtimes(filepath.Join(r.p.StateDir, "sessions", "d.json"), testNow.Add(-50*24*time.Hour), testNow.Add(-50*24*time.Hour))
-	os.Chtimes(filepath.Join(r.p.StateDir, "pruned"), testNow, testNow)
+	r.p.Local.UpdateSession("d", testNow, func(*localstate.Session) {})
+	os.Chtimes(filepath.Join(r.p.Local.SessionsDir(), "d.json"), testNow.Add(-50*24*time.Hour), testNow.Add(-50*24*time.Hour))
+	os.Chtimes(filepath.Join(r.p.Local.Dir, "pruned"), testNow, testNow)
 	PruneLazily(r.p, testNow.Add(time.Hour))
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "d.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "d.json")); err != nil {
 		t.Error("pruned twice within a day")
 	}
 	PruneLazily(r.p, testNow.Add(25*time.Hour))
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions", "d.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.p.Local.SessionsDir(), "d.json")); err == nil {
 		t.Error("not pruned after a day")
+	}
+}
+
+// TestHandoffStateFromGit: the uncommitted paths get a line of their own
+// (not among the files the session touched), and the commits made on the
+// branch since the session started are listed.
+func TestHandoffStateFromGit(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.write("src/made.go", "package src\n")
+	r.git("add", "src/made.go")
+	r.git("commit", "-q", "-m", "Add made.go for the refresh endpoint")
+	r.write(".gitattributes", "*.md text\n")
+	w, err := WriteHandoff(r.p, r.env0(nil), preCompact(r.transcript()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := r.read(w.Path)
+	contains(t, "handoff", src, "## State\n", "- Commits:\n", " Add made.go for the refresh endpoint\n", "- Uncommitted: `.gitattributes`")
+	parsed, err := handoff.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := parsed.Sections["Files touched"]; strings.Contains(files, ".gitattributes") {
+		t.Errorf("an uncommitted path the session never touched is listed as touched:\n%s", files)
 	}
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,8 +11,9 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -49,64 +49,40 @@ func (h *testHost) ExportLedger(getenv func(string) string, name string) (bool, 
 	return true, nil
 }
 
-// repo is a temporary git repository opted in to continuity, with the
-// environment its project was opened with.
+// repo is the kit's temporary git repository (testkit.New), opted in to
+// continuity, with the project opened on it.
 type repo struct {
+	*testkit.Repo
 	t   *testing.T
 	dir string
 	env map[string]string
-	p   *project.Project
+	p   *workspace.Workspace
 }
 
 func (r *repo) getenv(k string) string { return r.env[k] }
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	dir := t.TempDir()
-	home := t.TempDir()
-	r := &repo{t: t, dir: dir, env: map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"),
-		"XDG_STATE_HOME": filepath.Join(home, "state"), "CLAUDE_CONFIG_DIR": filepath.Join(home, "claude")}}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "Kim"},
-		{"config", "user.email", "kim@example.com"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
-		r.git(args...)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "thoughts", "ledgers"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	k := testkit.New(t, true)
+	k.Env["CLAUDE_CONFIG_DIR"] = filepath.Join(k.Env["HOME"], "claude")
+	r := &repo{Repo: k, t: t, dir: k.Dir, env: k.Env}
 	r.reopen()
 	return r
 }
 
-func (r *repo) git(args ...string) {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.env["HOME"])
-	if out, err := cmd.CombinedOutput(); err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
+func (r *repo) git(args ...string) { r.t.Helper(); r.Git(args...) }
 
 // reopen opens the project again (after a config change).
 func (r *repo) reopen() {
 	r.t.Helper()
-	p, err := project.OpenWith(r.dir, r.getenv)
+	p, err := workspace.OpenWith(r.dir, r.getenv)
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	r.p = p
 }
 
-func (r *repo) write(rel, content string) {
-	r.t.Helper()
-	path := filepath.Join(r.dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
+func (r *repo) write(rel, content string) { r.t.Helper(); r.Write(rel, content) }
 
 func (r *repo) read(rel string) string {
 	r.t.Helper()

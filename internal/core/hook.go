@@ -9,9 +9,10 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/proc"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/redact"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -103,7 +104,7 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 			return agent.Answer{} // a turn that did nothing writes nothing
 		}
 	}
-	run := project.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
+	run := localstate.Run{Event: ev.Name, At: k.Now.UTC(), OK: err == nil, Message: msg, Duration: time.Since(start).Round(time.Millisecond).String()}
 	if err != nil {
 		run.Message = err.Error()
 		k.warnf("%s: %v", ev.Name, err)
@@ -112,7 +113,7 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	}
 	if ev.SessionID != "" {
 		client, named := k.client()
-		if serr := p.UpdateSession(ev.SessionID, k.Now, func(s *project.Session) {
+		if serr := p.Local.UpdateSession(ev.SessionID, k.Now, func(s *localstate.Session) {
 			s.Runs = append(s.Runs, run)
 			if stream != "" {
 				s.Ledger = stream
@@ -127,7 +128,7 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 
 // open opens the event's project: its cwd, else the directory the host
 // names, else the process's. It returns nil when the hook must do nothing.
-func (k Hook) open(ev agent.Event) *project.Project {
+func (k Hook) open(ev agent.Event) *workspace.Workspace {
 	dir := ev.Cwd
 	if dir != "" && !filepath.IsAbs(dir) {
 		// The host always sends an absolute cwd; a relative one would
@@ -141,7 +142,7 @@ func (k Hook) open(ev agent.Event) *project.Project {
 	if dir == "" {
 		dir = k.Dir
 	}
-	p, err := project.OpenWith(dir, k.Getenv)
+	p, err := workspace.OpenWith(dir, k.Getenv)
 	if err != nil {
 		k.warnf("%s: %v; nothing done", ev.Name, err)
 		return nil
@@ -150,7 +151,7 @@ func (k Hook) open(ev agent.Event) *project.Project {
 		return nil
 	}
 	if !p.OptedIn() {
-		k.debugf("%s has no %s and no %s; nothing done (start a ledger with `continuity new NAME`)", p.Root, p.Rel(p.LedgerDir), project.ConfigFile)
+		k.debugf("%s has no %s and no %s; nothing done (start a ledger with `continuity new NAME`)", p.Root, p.Rel(p.LedgerDir), workspace.ConfigFile)
 		return nil
 	}
 	if s := p.Config.Summary(); s != "" {
@@ -161,10 +162,10 @@ func (k Hook) open(ev agent.Event) *project.Project {
 
 // start gives a starting session its context, exports the active ledger to
 // the agent's shell where the host can, and prunes local state now and then.
-func (k Hook) start(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
+func (k Hook) start(p *workspace.Workspace, ev agent.Event) (agent.Answer, string, string, error) {
 	recovered := k.recover(p, ev)
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
-	if errors.Is(err, project.ErrNoLedger) {
+	if errors.Is(err, workspace.ErrNoLedger) {
 		a := agent.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
 		if len(recovered) > 0 {
 			a.Context += "\n" + p.Redact(inject.RecoveredText(recovered))
@@ -194,7 +195,7 @@ func (k Hook) start(p *project.Project, ev agent.Event) (agent.Answer, string, s
 	if inj.Problem != "" {
 		k.warnf("%s: %s", ev.Name, inj.Problem)
 	}
-	if project.CheckName(name) == nil {
+	if workspace.CheckName(name) == nil {
 		if _, err := k.Host.ExportLedger(k.Getenv, name); err != nil {
 			k.warnf("%v", err)
 		}
@@ -205,9 +206,9 @@ func (k Hook) start(p *project.Project, ev agent.Event) (agent.Answer, string, s
 
 // refresh reminds the model of goal, now and next after a compaction the
 // host reported before a prompt.
-func (k Hook) refresh(p *project.Project, ev agent.Event) (agent.Answer, string, string, error) {
+func (k Hook) refresh(p *workspace.Workspace, ev agent.Event) (agent.Answer, string, string, error) {
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
-	if errors.Is(err, project.ErrNoLedger) {
+	if errors.Is(err, workspace.ErrNoLedger) {
 		return agent.Answer{}, "no ledger", "", nil
 	}
 	if err != nil {
@@ -228,7 +229,7 @@ func (k Hook) injected(inj Injection) string {
 }
 
 // handoff writes the handoff of an event that loses context.
-func (k Hook) handoff(p *project.Project, ev agent.Event, event string, skipIfSame bool) (string, error) {
+func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skipIfSame bool) (string, error) {
 	name, err := streamFor(p, k.Getenv, ev.SessionID)
 	if err != nil {
 		return "", err

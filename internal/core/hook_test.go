@@ -55,7 +55,7 @@ func TestHookStart(t *testing.T) {
 	if len(h.exported) != 1 || h.exported[0] != "auth" {
 		t.Errorf("exported %q, want auth", h.exported)
 	}
-	s := r.p.LoadSession("s1")
+	s := r.p.Local.LoadSession("s1")
 	if s.Ledger != "auth" || len(s.Runs) != 2 || !s.Runs[1].OK || s.Runs[1].Event != "Start" {
 		t.Errorf("state %+v", s)
 	}
@@ -79,7 +79,7 @@ func TestHookBeforePrompt(t *testing.T) {
 	if a := k.Handle(ev); a != (agent.Answer{}) {
 		t.Errorf("no compaction: %+v", a)
 	}
-	if _, err := os.Stat(filepath.Join(r.p.StateDir, "sessions")); err == nil {
+	if _, err := os.Stat(r.p.Local.SessionsDir()); err == nil {
 		t.Error("a prompt with nothing to do wrote local state")
 	}
 	ev.Compacted = true

@@ -11,8 +11,8 @@ import (
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // The repository's own installers (the ledger merge driver, the pre-commit
@@ -22,7 +22,7 @@ import (
 
 // Git runs git in the project's repository (the one git runner; the
 // installers in internal/install take it as a parameter).
-func Git(p *project.Project) install.Git {
+func Git(p *workspace.Workspace) install.Git {
 	return func(args ...string) ([]byte, error) {
 		return gitfacts.Git{Repo: p.Repo}.Run(context.Background(), args...)
 	}
@@ -30,7 +30,7 @@ func Git(p *project.Project) install.Git {
 
 // LedgerSample is a ledger path relative to the root, for git check-attr
 // ("" for a ledger directory outside the repository).
-func LedgerSample(p *project.Project) string {
+func LedgerSample(p *workspace.Workspace) string {
 	s := p.Rel(filepath.Join(p.LedgerDir, "CONTINUITY_x.md"))
 	if filepath.IsAbs(s) {
 		return ""
@@ -41,7 +41,7 @@ func LedgerSample(p *project.Project) string {
 // editFile applies edit to the file at path through safefile (atomic,
 // locked), writing only when edit changes it; a missing file reads as
 // empty. removeEmpty deletes a file edit leaves empty.
-func editFile(p *project.Project, path string, opts safefile.Options, removeEmpty bool, edit func(old []byte) ([]byte, bool, error)) (changed bool, err error) {
+func editFile(p *workspace.Workspace, path string, opts safefile.Options, removeEmpty bool, edit func(old []byte) ([]byte, bool, error)) (changed bool, err error) {
 	empty := false
 	err = safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
@@ -67,7 +67,7 @@ func editFile(p *project.Project, path string, opts safefile.Options, removeEmpt
 // config, run as prog; with a git that passes branch names (2.44 and later)
 // the driver gets them for its conflict markers. Outside a git repository,
 // or for a ledger directory .gitattributes cannot name, it does nothing.
-func registerMergeDriver(p *project.Project, prog string) (action, msg string, err error) {
+func registerMergeDriver(p *workspace.Workspace, prog string) (action, msg string, err error) {
 	line, ok := install.AttributesLine(p.Rel(p.LedgerDir))
 	if p.Repo.Root == "" || !ok {
 		return "none", "", nil
@@ -94,7 +94,7 @@ func registerMergeDriver(p *project.Project, prog string) (action, msg string, e
 // unregisterMergeDriver removes what registerMergeDriver added: every
 // .gitattributes line of its form (the file too when nothing else is left)
 // and the git config section.
-func unregisterMergeDriver(p *project.Project) (action, msg string, err error) {
+func unregisterMergeDriver(p *workspace.Workspace) (action, msg string, err error) {
 	if p.Repo.Root == "" {
 		return "none", "", nil
 	}
@@ -122,8 +122,8 @@ func unregisterMergeDriver(p *project.Project) (action, msg string, err error) {
 // directory in the working tree outside the git directory (husky's .husky)
 // is committed content: a hook there that is a symlink to a file outside
 // the tree is refused (Root), not followed.
-func hookOptions(p *project.Project, path string) safefile.Options {
-	o := safefile.Options{LockDir: filepath.Join(p.StateDir, "locks")}
+func hookOptions(p *workspace.Workspace, path string) safefile.Options {
+	o := safefile.Options{LockDir: filepath.Join(p.Local.Dir, "locks")}
 	dir := filepath.Dir(path)
 	if under(p.Root, dir) && !under(p.Repo.GitDir, dir) && !under(p.Repo.CommonDir, dir) {
 		o.Root = p.Root
@@ -150,7 +150,7 @@ func under(dir, path string) bool {
 
 // installPreCommit adds the scan block to the repository's pre-commit hook
 // (see install.AddPreCommit) and makes the hook executable.
-func installPreCommit(p *project.Project, prog string) (action, msg string, err error) {
+func installPreCommit(p *workspace.Workspace, prog string) (action, msg string, err error) {
 	if p.Repo.Root == "" {
 		return "", "", errors.New("pre-commit hook: not in a git repository")
 	}
@@ -194,7 +194,7 @@ func installPreCommit(p *project.Project, prog string) (action, msg string, err 
 
 // removePreCommit takes the scan block out of the pre-commit hook, and the
 // hook itself when nothing but the block and its "#!/bin/sh" is left.
-func removePreCommit(p *project.Project) (action, msg string, err error) {
+func removePreCommit(p *workspace.Workspace) (action, msg string, err error) {
 	if p.Repo.Root == "" {
 		return "none", "", nil
 	}

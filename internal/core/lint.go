@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/continuity-md/continuity/internal/compat"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -26,7 +26,7 @@ type LintProblem struct {
 
 // Lint validates the ledgers named (relative to dir), or with none every
 // ledger in the ledger directory.
-func Lint(p *project.Project, dir string, files []string) (LintReport, error) {
+func Lint(p *workspace.Workspace, dir string, files []string) (LintReport, error) {
 	if len(files) == 0 {
 		infos, err := p.Ledgers()
 		if err != nil {

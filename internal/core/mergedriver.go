@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -69,7 +69,7 @@ func Merge(o MergeOptions) (MergeResult, error) {
 		}
 		srcs[i] = b
 	}
-	p, err := project.OpenWith(o.Dir, o.Getenv)
+	p, err := workspace.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, fmt.Errorf("merge %s: %w", o.Path, err)
 	}
@@ -141,8 +141,8 @@ func labelMarkers(merged []byte, ours, theirs string) []byte {
 // and keeping its mode. The file is git's, in the work tree or the git
 // directory, so writes are confined to neither the ledger directory nor the
 // work tree, only to an existing file.
-func writeMerged(p *project.Project, path string, merged []byte) error {
-	opts := p.StateOptions()
+func writeMerged(p *workspace.Workspace, path string, merged []byte) error {
+	opts := p.Local.Options()
 	opts.Root = ""
 	return safefile.Update(path, opts, func(old []byte) ([]byte, error) {
 		if old == nil {

@@ -40,7 +40,7 @@ func mergeWhole(o MergeOptions, base, ours, theirs string) (int, error) {
 		return 0, err
 	}
 	if same, err := sameContent(base, ours); err != nil || same {
-		return 0, replaceWith(ours, theirs)
+		return 0, replaceFileWith(ours, theirs)
 	}
 	return 1, writeConflict(o, ours, theirs)
 }
@@ -77,8 +77,8 @@ func sameContent(a, b string) (bool, error) {
 	}
 }
 
-// replaceWith atomically replaces path with the bytes of from.
-func replaceWith(path, from string) error {
+// replaceFileWith atomically replaces path with the bytes of from.
+func replaceFileWith(path, from string) error {
 	return writeStream(path, func(w io.Writer) error { return copyFile(w, from) })
 }
 

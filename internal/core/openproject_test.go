@@ -1,14 +1,14 @@
 package core
 
 import (
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/testkit"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // openProject opens r's project, failing the test when it cannot.
-func openProject(r *testkit.Repo) *project.Project {
+func openProject(r *testkit.Repo) *workspace.Workspace {
 	r.T.Helper()
-	p, err := project.OpenWith(r.Dir, r.Getenv)
+	p, err := workspace.OpenWith(r.Dir, r.Getenv)
 	if err != nil {
 		r.T.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // staleTempAge is how old a temporary file or directory must be before
@@ -23,7 +23,7 @@ const staleTempAge = time.Hour
 // checkpoints (by age; they were never removed before), and temporary
 // files that killed writes left. It only ever looks inside the project's state directory, never at
 // a committed file. Failures do not stop it; the first is returned.
-func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
+func Prune(p *workspace.Workspace, now time.Time, dryRun bool) ([]string, error) {
 	days, max := p.Config.Retention.Days, p.Config.Retention.Max
 	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
 	var removed []string
@@ -39,10 +39,10 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 		mod  time.Time
 	}
 	var sessions []entry
-	if ents, err := os.ReadDir(filepath.Join(p.StateDir, "sessions")); err == nil {
+	if ents, err := os.ReadDir(p.Local.SessionsDir()); err == nil {
 		for _, e := range ents {
 			if info, err := e.Info(); err == nil && !e.IsDir() {
-				sessions = append(sessions, entry{filepath.Join(p.StateDir, "sessions", e.Name()), info.ModTime()})
+				sessions = append(sessions, entry{filepath.Join(p.Local.SessionsDir(), e.Name()), info.ModTime()})
 			}
 		}
 	}
@@ -62,7 +62,7 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	// is not resumed): only their own names, never the lock file that
 	// their writers share in that directory.
 	if days > 0 {
-		dir := filepath.Join(p.StateDir, "transcripts")
+		dir := p.Local.TranscriptDir()
 		if ents, err := os.ReadDir(dir); err == nil {
 			for _, e := range ents {
 				name := e.Name()
@@ -88,8 +88,8 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 	// killed writer left (a writer removes its own; taking a lock checks
 	// that the path still names the file locked, so removing one never
 	// lets two writers in).
-	lockDir := p.StateOptions().LockDir
-	if strings.HasPrefix(lockDir, p.StateDir+string(filepath.Separator)) { // never outside local state
+	lockDir := p.Local.Options().LockDir
+	if strings.HasPrefix(lockDir, p.Local.Dir+string(filepath.Separator)) { // never outside local state
 		tmp, err := safefile.RemoveStaleTemp(lockDir, now.Add(-staleTempAge), dryRun)
 		removed = append(removed, tmp...)
 		fail(err)
@@ -98,8 +98,8 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 		// A stamp whose time alone matters: unsynced (a write of that
 		// kind leaves no temporary directory behind in the local state
 		// this prune has just cleared, nor a lock file).
-		stamp := filepath.Join(p.StateDir, "pruned")
-		opts := p.StateOptions()
+		stamp := filepath.Join(p.Local.Dir, "pruned")
+		opts := p.Local.Options()
 		opts.NoSync = true
 		data := []byte(now.UTC().Format(time.RFC3339) + "\n")
 		if err := safefile.Update(stamp, opts, func([]byte) ([]byte, error) { return data, nil }); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -110,12 +110,12 @@ func Prune(p *project.Project, now time.Time, dryRun bool) ([]string, error) {
 }
 
 // PruneLazily prunes at most once a day; a session start calls it.
-func PruneLazily(p *project.Project, now time.Time) {
-	info, err := os.Stat(filepath.Join(p.StateDir, "pruned"))
+func PruneLazily(p *workspace.Workspace, now time.Time) {
+	info, err := os.Stat(filepath.Join(p.Local.Dir, "pruned"))
 	if err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
 		return
 	}
-	if _, err := os.Stat(p.StateDir); err != nil {
+	if _, err := os.Stat(p.Local.Dir); err != nil {
 		return
 	}
 	_, _ = Prune(p, now, false)

@@ -3,16 +3,16 @@ package core
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/proc"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // client is the identity of the client process the hook runs for, nil
@@ -47,7 +47,7 @@ func (k Hook) client() (*proc.Identity, bool) {
 
 // recover hands off the earlier sessions of the worktree that died (see
 // Recover), saying what it did on Stderr.
-func (k Hook) recover(p *project.Project, ev agent.Event) []inject.Recovery {
+func (k Hook) recover(p *workspace.Workspace, ev agent.Event) []inject.Recovery {
 	recs, problems := Recover(p, k.Env, ev.SessionID)
 	for _, pr := range problems {
 		k.warnf("%s: %s", ev.Name, pr)
@@ -63,7 +63,7 @@ func (k Hook) recover(p *project.Project, ev agent.Event) []inject.Recovery {
 }
 
 // finishRecoveries goes on with the recoveries a start left pending.
-func (k Hook) finishRecoveries(p *project.Project) {
+func (k Hook) finishRecoveries(p *workspace.Workspace) {
 	done, err := FinishRecoveries(p, k.Env)
 	for _, d := range done {
 		k.debugf("%s", d)
@@ -82,7 +82,7 @@ func (k Hook) finishRecoveries(p *project.Project) {
 // start the hook, and ends with it, would make a running session look
 // over. A session that starts again (resumed) is live again: neither
 // ended nor recovered.
-func seen(s *project.Session, ev agent.Event, agentName string, client *proc.Identity, named bool, root func() string, now time.Time) {
+func seen(s *localstate.Session, ev agent.Event, agentName string, client *proc.Identity, named bool, root func() string, now time.Time) {
 	s.Agent = agentName
 	same := func(a *proc.Identity) bool { return a != nil && client != nil && *a == *client }
 	switch {
@@ -143,7 +143,7 @@ const recoverWhen = "at this session's next turn end"
 // another machine, boot or container (whose process table this one does
 // not see), it has been quiet for a day (and then the reason says it may
 // be early).
-func over(s project.Session, now time.Time) string {
+func over(s localstate.Session, now time.Time) string {
 	unknown := "no client process could be recorded"
 	if s.Client != nil {
 		if !proc.Ours(*s.Client) {
@@ -175,12 +175,12 @@ func over(s project.Session, now time.Time) string {
 // turn end or compaction, writes it. A session still running (its client
 // alive) is never touched. It returns what to tell the model and the
 // person, and one line per problem.
-func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []string) {
+func Recover(p *workspace.Workspace, e Env, current string) ([]inject.Recovery, []string) {
 	var out []inject.Recovery
 	var problems []string
 	pending := false
 	budget, began := RecoverReadMax, time.Now()
-	for _, s := range p.Unfinished() {
+	for _, s := range p.Local.Unfinished() {
 		// Another host's session is left to that host's next start: only
 		// it reads that transcript.
 		if s.ID == current || s.ID == "" || s.Ended || s.Recovered != "" || s.Transcript == "" || s.Agent != e.Host.Name() {
@@ -198,8 +198,8 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 		}
 		n := unreadBytes(p, e, s.ID, s.Transcript)
 		if n > budget || time.Since(began) > RecoverTimeMax {
-			dir, _ := p.HandoffSessionDir(stream)
-			if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Pending = why }); err != nil {
+			dir, _ := p.StreamHandoffDir(stream)
+			if err := p.Local.UpdateSession(s.ID, e.Now, func(t *localstate.Session) { t.Pending = why }); err != nil {
 				problems = append(problems, fmt.Sprintf("recover session %s: %v", s.ID, err))
 				continue
 			}
@@ -217,7 +217,7 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 		}
 	}
 	if pending {
-		if err := p.SetRecoveryPending(true); err != nil {
+		if err := p.Local.SetRecoveryPending(true); err != nil {
 			problems = append(problems, err.Error())
 		}
 	}
@@ -228,9 +228,9 @@ func Recover(p *project.Project, e Env, current string) ([]inject.Recovery, []st
 // unless its transcript holds nothing new since its last one, and marks it
 // recovered either way (a transcript that cannot be read is a problem, and
 // the session is left for a later start).
-func recoverOne(p *project.Project, e Env, s project.Session, stream, why string) (inject.Recovery, error) {
+func recoverOne(p *workspace.Workspace, e Env, s localstate.Session, stream, why string) (inject.Recovery, error) {
 	claimed := false
-	if err := p.UpdateSession(s.ID, e.Now, func(t *project.Session) {
+	if err := p.Local.UpdateSession(s.ID, e.Now, func(t *localstate.Session) {
 		// Under the lock, the session must still be the one judged over:
 		// one resumed since (a new client, seen again) or ended runs on.
 		if sameRun(*t, s) && t.Recovered == "" && !t.Ended && (t.Claimed.IsZero() || e.Now.Sub(t.Claimed) > claimFor) {
@@ -244,7 +244,7 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 	done := w.Path
 	switch {
 	case w.Path == "" && err != nil:
-		_ = p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Claimed = time.Time{} })
+		_ = p.Local.UpdateSession(s.ID, e.Now, func(t *localstate.Session) { t.Claimed = time.Time{} })
 		return inject.Recovery{}, err // left for a later start
 	case w.Path == "" && w.Read == "":
 		// Missing, empty or refused: nothing to recover from, now or later.
@@ -252,7 +252,7 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 	case w.Path == "":
 		done = w.Message // nothing new since its last handoff
 	}
-	if uerr := p.UpdateSession(s.ID, e.Now, func(t *project.Session) { t.Recovered, t.Pending, t.Claimed = done, "", time.Time{} }); uerr != nil && err == nil {
+	if uerr := p.Local.UpdateSession(s.ID, e.Now, func(t *localstate.Session) { t.Recovered, t.Pending, t.Claimed = done, "", time.Time{} }); uerr != nil && err == nil {
 		err = uerr
 	}
 	return inject.Recovery{Session: s.ID, Why: why, Path: w.Path}, err
@@ -260,7 +260,7 @@ func recoverOne(p *project.Project, e Env, s project.Session, stream, why string
 
 // sameRun reports whether t, a session's state now, is still the run s
 // was judged from: the same client, last seen at the same time.
-func sameRun(t, s project.Session) bool {
+func sameRun(t, s localstate.Session) bool {
 	sameClient := t.Client == nil && s.Client == nil || t.Client != nil && s.Client != nil && *t.Client == *s.Client
 	return sameClient && t.Seen.Equal(s.Seen)
 }
@@ -269,15 +269,15 @@ func sameRun(t, s project.Session) bool {
 // pending (their transcripts were too large to read then): each reads on
 // from its checkpoint within the turn's budget, and once read to the end
 // its handoff is written. The cheap case, nothing pending, is one stat.
-func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
-	if !p.RecoveryPending() {
+func FinishRecoveries(p *workspace.Workspace, e Env) ([]string, error) {
+	if !p.Local.RecoveryPending() {
 		return nil, nil
 	}
 	var done []string
 	var first error
 	left := false
 	stop := time.Now().Add(TurnBudget)
-	for _, s := range p.Unfinished() {
+	for _, s := range p.Local.Unfinished() {
 		if s.Pending == "" || s.Recovered != "" || s.Ended || s.Agent != e.Host.Name() {
 			continue
 		}
@@ -312,7 +312,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 		}
 	}
 	if !left {
-		first = cmpErr(first, p.SetRecoveryPending(false))
+		first = cmpErr(first, p.Local.SetRecoveryPending(false))
 	}
 	return done, first
 }
@@ -322,7 +322,7 @@ func FinishRecoveries(p *project.Project, e Env) ([]string, error) {
 // accepted (its transcript was confined by them when they saw it). The
 // stream is never taken from the starting session's environment: s's
 // recorded ledger, else the worktree's (streamFor with no environment).
-func own(e Env, s project.Session) Env {
+func own(e Env, s localstate.Session) Env {
 	if s.TranscriptRoot != "" {
 		e.Roots = append(e.Roots[:len(e.Roots):len(e.Roots)], s.TranscriptRoot)
 	}
@@ -358,13 +358,13 @@ func readToEnd(cp *transcript.Checkpoint, files []string) bool {
 
 // unreadBytes is how much of session id's transcript files lies past its
 // checkpoint (all of it without one).
-func unreadBytes(p *project.Project, e Env, id, path string) int64 {
+func unreadBytes(p *workspace.Workspace, e Env, id, path string) int64 {
 	files := []string{path}
 	if m, ok := e.Host.(agent.SessionFiler); ok {
 		files = m.TranscriptFiles(path)
 	}
 	read := map[string]int64{}
-	if cp := transcript.LoadCheckpoint(filepath.Join(p.StateDir, "transcripts"), id); cp != nil {
+	if cp := transcript.LoadCheckpoint(p.Local.TranscriptDir(), id); cp != nil {
 		for _, m := range cp.Files {
 			read[m.Path] = m.Offset
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -47,13 +47,13 @@ func BenchmarkRecoverScan(b *testing.B) {
 	self := liveClient(t)
 	for i := range 200 {
 		id := fmt.Sprintf("s-%03d", i)
-		if err := r.p.UpdateSession(id, testNow, func(s *project.Session) { s.Agent, s.Transcript, s.Client = "claude", "/nowhere.jsonl", self }); err != nil {
+		if err := r.p.Local.UpdateSession(id, testNow, func(s *localstate.Session) { s.Agent, s.Transcript, s.Client = "claude", "/nowhere.jsonl", self }); err != nil {
 			b.Fatal(err)
 		}
-		if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
+		if err := r.p.Local.UpdateSession(id, testNow, func(s *localstate.Session) {
 			s.Ended = i >= 3
 			for j := range 20 {
-				s.Runs = append(s.Runs, project.Run{Event: "Stop", At: testNow, OK: true, Message: fmt.Sprintf("checkpoint %d", j)})
+				s.Runs = append(s.Runs, localstate.Run{Event: "Stop", At: testNow, OK: true, Message: fmt.Sprintf("checkpoint %d", j)})
 			}
 		}); err != nil {
 			b.Fatal(err)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/proc"
-	"github.com/continuity-md/continuity/internal/project"
 )
 
 // deadClient is the identity of a process that ran and was killed.
@@ -68,7 +68,7 @@ func (r *repo) hostTranscript(id string) string {
 // earlier fabricates the local state of an earlier session of the worktree.
 func (r *repo) earlier(id string, client *proc.Identity, seen time.Time, transcript string) {
 	r.t.Helper()
-	if err := r.p.UpdateSession(id, seen, func(s *project.Session) {
+	if err := r.p.Local.UpdateSession(id, seen, func(s *localstate.Session) {
 		s.Agent, s.Client, s.Seen, s.Transcript, s.Ledger = "claude", client, seen, transcript, "auth"
 	}); err != nil {
 		r.t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRecoverDeadClient(t *testing.T) {
 	if !strings.Contains(parsed.Sections["Summary"], "It ran `") {
 		t.Errorf("the summary names no command:\n%s", parsed.Sections["Summary"])
 	}
-	if s := r.p.LoadSession(dead); s.Recovered != rel || s.Pending != "" {
+	if s := r.p.Local.LoadSession(dead); s.Recovered != rel || s.Pending != "" {
 		t.Errorf("state of the recovered session: recovered %q, pending %q", s.Recovered, s.Pending)
 	}
 	// The next start (another session) recovers nothing again.
@@ -147,12 +147,12 @@ func TestRecoverLeavesRunning(t *testing.T) {
 	r.ledger("auth", authLedger)
 	r.earlier("live", liveClient(t), testNow.Add(-48*time.Hour), r.hostTranscript("live"))
 	r.earlier("ended", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("ended"))
-	if err := r.p.UpdateSession("ended", testNow, func(s *project.Session) { s.Ended = true }); err != nil {
+	if err := r.p.Local.UpdateSession("ended", testNow, func(s *localstate.Session) { s.Ended = true }); err != nil {
 		t.Fatal(err)
 	}
 	r.earlier("self", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("self"))
 	r.earlier("other-host", deadClient(t), testNow.Add(-time.Hour), r.hostTranscript("other-host"))
-	if err := r.p.UpdateSession("other-host", testNow, func(s *project.Session) { s.Agent = "codex" }); err != nil {
+	if err := r.p.Local.UpdateSession("other-host", testNow, func(s *localstate.Session) { s.Agent = "codex" }); err != nil {
 		t.Fatal(err)
 	}
 	recs, problems := Recover(r.p, r.env0(recoverHost()), "self")
@@ -160,7 +160,7 @@ func TestRecoverLeavesRunning(t *testing.T) {
 		t.Errorf("recovered %+v (problems %q), handoffs %q; want none", recs, problems, r.handoffs())
 	}
 	for _, id := range []string{"live", "ended", "self", "other-host"} {
-		if s := r.p.LoadSession(id); s.Recovered != "" || s.Pending != "" {
+		if s := r.p.Local.LoadSession(id); s.Recovered != "" || s.Pending != "" {
 			t.Errorf("%s marked: %+v", id, s)
 		}
 	}
@@ -203,7 +203,7 @@ func TestRecoverNothingNew(t *testing.T) {
 	if len(recs) != 0 || len(problems) != 0 || len(r.handoffs()) != 1 {
 		t.Errorf("recovered %+v (%q): handoffs %q", recs, problems, r.handoffs())
 	}
-	if s := r.p.LoadSession(id); !strings.HasPrefix(s.Recovered, "nothing new since ") {
+	if s := r.p.Local.LoadSession(id); !strings.HasPrefix(s.Recovered, "nothing new since ") {
 		t.Errorf("recovered = %q, want the session marked", s.Recovered)
 	}
 }
@@ -222,7 +222,7 @@ func TestRecoverDeferred(t *testing.T) {
 	}
 	contains(t, "context", a.Context, "The previous session ("+dead+") ended without a handoff (its client process is gone); its handoff will be recovered from its transcript into thoughts/shared/handoffs/auth/ at this session's next turn end.")
 	contains(t, "message", a.Message, "its handoff will be recovered from its transcript into thoughts/shared/handoffs/auth/")
-	if !r.p.RecoveryPending() || r.p.LoadSession(dead).Pending == "" {
+	if !r.p.Local.RecoveryPending() || r.p.Local.LoadSession(dead).Pending == "" {
 		t.Fatal("the deferred recovery is not recorded as pending")
 	}
 	// A second start meanwhile says the same, and does not read it either.
@@ -236,10 +236,10 @@ func TestRecoverDeferred(t *testing.T) {
 	if len(files) != 1 || !strings.Contains(files[0], "_recovered_") {
 		t.Fatalf("after the turn end: handoffs %q (stderr %q)", files, stderr)
 	}
-	if r.p.RecoveryPending() {
+	if r.p.Local.RecoveryPending() {
 		t.Error("still pending after the handoff was written")
 	}
-	s := r.p.LoadSession(dead)
+	s := r.p.Local.LoadSession(dead)
 	if s.Pending != "" || !strings.HasSuffix(s.Recovered, filepath.Base(files[0])) {
 		t.Errorf("state %+v", s)
 	}
@@ -262,21 +262,21 @@ func TestHookRecordsSession(t *testing.T) {
 	ev := startOf(r, "rec")
 	ev.Transcript = tr
 	k.Handle(ev)
-	s := r.p.LoadSession("rec")
+	s := r.p.Local.LoadSession("rec")
 	if s.Client == nil || *s.Client != want || s.Transcript != tr || !s.Seen.Equal(testNow) || s.Agent != "claude" || s.Ended {
 		t.Fatalf("after start: %+v", s)
 	}
 	k.Env.Now = testNow.Add(time.Minute)
 	k.Handle(agent.Event{Kind: agent.End, Name: "SessionEnd", Cwd: r.dir, SessionID: "rec", Transcript: tr, Reason: "other"})
-	if s = r.p.LoadSession("rec"); !s.Ended || !s.Seen.Equal(testNow.Add(time.Minute)) {
+	if s = r.p.Local.LoadSession("rec"); !s.Ended || !s.Seen.Equal(testNow.Add(time.Minute)) {
 		t.Fatalf("after end: %+v", s)
 	}
-	if err := r.p.UpdateSession("rec", testNow, func(s *project.Session) { s.Recovered = "x" }); err != nil {
+	if err := r.p.Local.UpdateSession("rec", testNow, func(s *localstate.Session) { s.Recovered = "x" }); err != nil {
 		t.Fatal(err)
 	}
 	k.Client = func() (proc.Identity, bool, error) { return proc.Identity{}, false, proc.ErrUnsupported }
 	k.Handle(agent.Event{Kind: agent.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
-	if s = r.p.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
+	if s = r.p.Local.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
 		t.Errorf("after a resume with no client known: %+v", s)
 	}
 }
@@ -286,7 +286,7 @@ func TestHookRecordsSession(t *testing.T) {
 func TestRecoverNoLedger(t *testing.T) {
 	r := newRepo(t)
 	r.earlier("gone", deadClient(t), testNow.Add(-time.Minute), r.hostTranscript("gone"))
-	if err := r.p.UpdateSession("gone", testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+	if err := r.p.Local.UpdateSession("gone", testNow, func(s *localstate.Session) { s.Ledger = "" }); err != nil {
 		t.Fatal(err)
 	}
 	k, _ := r.hook(recoverHost(), false)
@@ -303,7 +303,7 @@ func TestRecoverNoLedger(t *testing.T) {
 // minute ago is left to it; an older claim (a hook that died) is taken over.
 func TestRecoverClaimed(t *testing.T) {
 	r, _, _ := withDead(t, "claimed")
-	if err := r.p.UpdateSession("claimed", testNow, func(s *project.Session) { s.Claimed = testNow.Add(-30 * time.Second) }); err != nil {
+	if err := r.p.Local.UpdateSession("claimed", testNow, func(s *localstate.Session) { s.Claimed = testNow.Add(-30 * time.Second) }); err != nil {
 		t.Fatal(err)
 	}
 	e := r.env0(recoverHost())
@@ -314,7 +314,7 @@ func TestRecoverClaimed(t *testing.T) {
 	if recs, _ := Recover(r.p, e, "b"); len(recs) != 1 || recs[0].Path == "" {
 		t.Fatalf("a stale claim held: %+v", recs)
 	}
-	if s := r.p.LoadSession("claimed"); !s.Claimed.IsZero() || s.Recovered == "" {
+	if s := r.p.Local.LoadSession("claimed"); !s.Claimed.IsZero() || s.Recovered == "" {
 		t.Errorf("after the recovery: claimed %v, recovered %q", s.Claimed, s.Recovered)
 	}
 }
@@ -360,12 +360,12 @@ func TestRecoverClaimRechecks(t *testing.T) {
 	const id = "resumed"
 	r, _, _ := withDead(t, id)
 	e := r.env0(recoverHost())
-	open := r.p.Unfinished()
+	open := r.p.Local.Unfinished()
 	if len(open) != 1 || open[0].ID != id || over(open[0], e.Now) == "" {
 		t.Fatalf("open sessions %+v", open)
 	}
 	live := liveClient(t)
-	if err := r.p.UpdateSession(id, testNow, func(s *project.Session) {
+	if err := r.p.Local.UpdateSession(id, testNow, func(s *localstate.Session) {
 		seen(s, agent.Event{Kind: agent.Start, SessionID: id}, "claude", live, true, func() string { return "" }, testNow)
 	}); err != nil {
 		t.Fatal(err)
@@ -374,7 +374,7 @@ func TestRecoverClaimRechecks(t *testing.T) {
 	if err != nil || rec.Path != "" || len(r.handoffs()) != 0 {
 		t.Fatalf("recovered a resumed session: %+v, %v, handoffs %q", rec, err, r.handoffs())
 	}
-	if s := r.p.LoadSession(id); s.Recovered != "" || !s.Claimed.IsZero() || s.Ended {
+	if s := r.p.Local.LoadSession(id); s.Recovered != "" || !s.Claimed.IsZero() || s.Ended {
 		t.Errorf("the resumed session's state: %+v", s)
 	}
 	// Judged again, from its state now, it is left alone: it runs.
@@ -415,13 +415,13 @@ func TestRecoverBudgetPerStart(t *testing.T) {
 			written++
 		}
 	}
-	if len(recs) != 2 || written != 1 || len(problems) != 0 || len(r.handoffs()) != 1 || !r.p.RecoveryPending() {
+	if len(recs) != 2 || written != 1 || len(problems) != 0 || len(r.handoffs()) != 1 || !r.p.Local.RecoveryPending() {
 		t.Fatalf("two sessions of %d bytes within %d: %+v %q, handoffs %q; want one written, one pending", size, RecoverReadMax, recs, problems, r.handoffs())
 	}
 	k, _ := r.hook(recoverHost(), false)
 	k.Handle(agent.Event{Kind: agent.TurnEnd, Name: "Stop", Cwd: r.dir, SessionID: "new", Transcript: r.transcript()})
-	if n := len(r.handoffs()); n != 2 || r.p.RecoveryPending() {
-		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.RecoveryPending())
+	if n := len(r.handoffs()); n != 2 || r.p.Local.RecoveryPending() {
+		t.Errorf("after the turn end: %d handoffs, pending %v; want both written", n, r.p.Local.RecoveryPending())
 	}
 }
 
@@ -469,10 +469,10 @@ func TestRecoverOwnEnvironment(t *testing.T) {
 	ev := startOf(r, dead)
 	ev.Transcript = tr
 	k.Handle(ev)
-	if err := r.p.UpdateSession(dead, testNow, func(s *project.Session) { s.Ledger = "" }); err != nil {
+	if err := r.p.Local.UpdateSession(dead, testNow, func(s *localstate.Session) { s.Ledger = "" }); err != nil {
 		t.Fatal(err) // as if it started with no ledger: only the worktree's choice applies
 	}
-	if s := r.p.LoadSession(dead); s.TranscriptRoot == "" || !strings.HasPrefix(tr, s.TranscriptRoot) {
+	if s := r.p.Local.LoadSession(dead); s.TranscriptRoot == "" || !strings.HasPrefix(tr, s.TranscriptRoot) {
 		t.Fatalf("transcript root %q recorded for %s", s.TranscriptRoot, tr)
 	}
 	r.env["CLAUDE_CONFIG_DIR"] = filepath.Join(r.env["HOME"], "another-claude")
@@ -506,7 +506,7 @@ func TestHookConfirmsUnnamedClient(t *testing.T) {
 	ev := startOf(r, "wrapped")
 	ev.Transcript = tr
 	k.Handle(ev) // the start's hook ran under a wrapper that took its time, gone since
-	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *wrapper {
+	if s := r.p.Local.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *wrapper {
 		t.Fatalf("after one call: client %v, candidate %v; want only the candidate", s.Client, s.Candidate)
 	}
 	if recs, problems := Recover(r.p, r.env0(recoverHost()), "next"); len(recs) != 0 || len(problems) != 0 {
@@ -514,11 +514,11 @@ func TestHookConfirmsUnnamedClient(t *testing.T) {
 	}
 	found = client
 	k.Handle(agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
-	if s := r.p.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *client {
+	if s := r.p.Local.LoadSession("wrapped"); s.Client != nil || s.Candidate == nil || *s.Candidate != *client {
 		t.Fatalf("after a call with another client: client %v, candidate %v", s.Client, s.Candidate)
 	}
 	k.Handle(agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "wrapped", Transcript: tr, Trigger: "auto"})
-	if s := r.p.LoadSession("wrapped"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+	if s := r.p.Local.LoadSession("wrapped"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
 		t.Fatalf("seen twice: client %v, candidate %v; want it recorded", s.Client, s.Candidate)
 	}
 	// A named client is recorded at the first call.
@@ -526,7 +526,7 @@ func TestHookConfirmsUnnamedClient(t *testing.T) {
 	ev = startOf(r, "named")
 	ev.Transcript = r.hostTranscript("named")
 	k.Handle(ev)
-	if s := r.p.LoadSession("named"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
+	if s := r.p.Local.LoadSession("named"); s.Client == nil || *s.Client != *client || s.Candidate != nil {
 		t.Errorf("named: client %v, candidate %v", s.Client, s.Candidate)
 	}
 }

@@ -2,25 +2,22 @@ package core
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/testkit"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
 // Markers are longer than the short secrets they replace: the redacted
 // context must still fit the budget, and hold no secret.
 func TestRenderContextStaysInBudget(t *testing.T) {
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	p, err := project.OpenWith(dir, func(string) string { return "" })
+	dir := testkit.New(t, false).Dir
+	p, err := workspace.OpenWith(dir, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

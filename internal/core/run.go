@@ -12,8 +12,8 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // CLI runs one continuity command line in dir, with the environment getenv
@@ -194,7 +194,7 @@ func play(o DemoOptions, tmp, root string) (*DemoReport, error) {
 // compaction runs the hooks the host runs around a compaction, then reads
 // the ledger, the handoff and the injected context for the report.
 func compaction(o DemoOptions, rep *DemoReport, getenv func(string) string, root, transcript string) error {
-	p, err := project.OpenWith(root, getenv)
+	p, err := workspace.OpenWith(root, getenv)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ScanOptions say what to scan.
@@ -38,7 +38,7 @@ type SecretHit struct {
 }
 
 // Scan scans and returns the secrets found and how many files it read.
-func Scan(p *project.Project, o ScanOptions) ([]SecretHit, int, error) {
+func Scan(p *workspace.Workspace, o ScanOptions) ([]SecretHit, int, error) {
 	r := p.Redactor()
 	type source struct {
 		name string
@@ -132,7 +132,7 @@ func filesUnder(path string, mdOnly bool) ([]string, error) {
 
 // stagedContinuityFiles lists the ledgers and handoffs added, copied,
 // modified or renamed in the index, relative to the repository root.
-func stagedContinuityFiles(p *project.Project, g gitfacts.Git) ([]string, error) {
+func stagedContinuityFiles(p *workspace.Workspace, g gitfacts.Git) ([]string, error) {
 	if p.Repo.Root == "" {
 		return nil, errors.New("scan --staged: not in a git repository")
 	}

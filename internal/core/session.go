@@ -12,8 +12,8 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -34,7 +34,7 @@ type Env struct {
 // LoadLedger reads and parses work stream name's ledger; a missing one is
 // (nil, nil, nil). A ledger that does not parse returns its bytes and the
 // problem.
-func LoadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error) {
+func LoadLedger(p *workspace.Workspace, name string) (*ledger.Ledger, []byte, error) {
 	path, err := p.LedgerPath(name)
 	if err != nil {
 		return nil, nil, err
@@ -54,11 +54,11 @@ func LoadLedger(p *project.Project, name string) (*ledger.Ledger, []byte, error)
 }
 
 // LedgerFor is the work stream agent session id belongs to: the one its
-// earlier hooks used, else the active ledger (project.ErrNoLedger when
+// earlier hooks used, else the active ledger (workspace.ErrNoLedger when
 // there is none).
-func LedgerFor(p *project.Project, getenv func(string) string, id string) (string, error) {
+func LedgerFor(p *workspace.Workspace, getenv func(string) string, id string) (string, error) {
 	if id != "" {
-		if s := p.LoadSession(id); s.Ledger != "" && project.CheckName(s.Ledger) == nil {
+		if s := p.Local.LoadSession(id); s.Ledger != "" && workspace.CheckName(s.Ledger) == nil {
 			return s.Ledger, nil
 		}
 	}
@@ -68,9 +68,9 @@ func LedgerFor(p *project.Project, getenv func(string) string, id string) (strin
 
 // streamFor is the work stream a handoff goes to: the session's ledger, or
 // with no ledger at all the branch's slug ("default" outside a branch).
-func streamFor(p *project.Project, getenv func(string) string, id string) (string, error) {
+func streamFor(p *workspace.Workspace, getenv func(string) string, id string) (string, error) {
 	name, err := LedgerFor(p, getenv, id)
-	if errors.Is(err, project.ErrNoLedger) {
+	if errors.Is(err, workspace.ErrNoLedger) {
 		if name = gitfacts.Slug(gitfacts.Branch(p.Repo)); name == "" {
 			name = "default"
 		}

@@ -14,11 +14,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // SetupOptions are what init and uninstall work on.
@@ -30,6 +31,7 @@ type SetupOptions struct {
 	User      bool                // the user's settings instead of the project's
 	Program   string              // init: the program the hooks run
 	PreCommit bool                // init: also install the pre-commit scan
+	Purge     bool                // uninstall: also remove the repository's local state
 }
 
 // HostResult is what init or uninstall did for one host.
@@ -62,9 +64,9 @@ func (r *SetupResult) say(msg string) {
 // open is init's and uninstall's shared opening: an empty result, the
 // project, the scope, and a check that every host's settings parse before
 // any is written, so a malformed file leaves all of them as they were.
-func open(o SetupOptions) (SetupResult, *project.Project, agent.Scope, error) {
+func open(o SetupOptions) (SetupResult, *workspace.Workspace, agent.Scope, error) {
 	res := SetupResult{Hosts: []HostResult{}, MergeDriver: "none", PreCommit: "none"}
-	p, err := project.OpenWith(o.Dir, o.Getenv)
+	p, err := workspace.OpenWith(o.Dir, o.Getenv)
 	if err != nil {
 		return res, nil, 0, err
 	}
@@ -117,6 +119,7 @@ func Init(o SetupOptions) (SetupResult, error) {
 	if o.User {
 		return res, nil
 	}
+	_ = os.Remove(uninstalledMark(p))
 	for _, d := range []string{p.LedgerDir, p.HandoffDir} {
 		if err := p.MkdirAll(d); err != nil {
 			return res, fmt.Errorf("create %s: %w", p.Rel(d), err)
@@ -148,7 +151,7 @@ func Init(o SetupOptions) (SetupResult, error) {
 }
 
 // register registers h's hooks, running command, in its settings for scope.
-func register(o SetupOptions, p *project.Project, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
+func register(o SetupOptions, p *workspace.Workspace, scope agent.Scope, h agent.Host, command string) (HostResult, error) {
 	r := HostResult{Agent: h.Name(), Title: h.Title(), Command: command}
 	path, err := h.SettingsPath(o.Getenv, p.Root, scope)
 	if err != nil {
@@ -196,6 +199,9 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 			if changed {
 				r.Action = "removed"
 				res.say(fmt.Sprintf("removed the continuity hooks from %s (ledgers and handoffs are kept)", r.Settings))
+				if scope == agent.Project && removeIfEmpty(r.Settings) {
+					res.say(fmt.Sprintf("removed %s: nothing else was in it", p.Rel(r.Settings)))
+				}
 			} else {
 				res.say(fmt.Sprintf("no continuity hooks in %s", r.Settings))
 			}
@@ -219,13 +225,71 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 		return res, err
 	}
 	res.say(msg)
+	if o.Purge {
+		for _, dir := range []string{p.Local.Common, p.Local.Dir} {
+			if dir == "" {
+				continue
+			}
+			if err := os.RemoveAll(dir); err != nil {
+				return res, fmt.Errorf("remove the local state %s: %w", dir, err)
+			}
+		}
+		res.say("removed the repository's local state (" + p.Local.Dir + ")")
+	}
+	if err := markUninstalled(p, time.Now()); err != nil {
+		return res, err
+	}
 	return res, nil
+}
+
+// uninstalledMark is the file in local state that says continuity was
+// uninstalled from the repository, and when: doctor then says so rather
+// than suggest a first install. init removes it; --purge keeps only it.
+func uninstalledMark(p *workspace.Workspace) string {
+	return filepath.Join(p.Local.Dir, "uninstalled")
+}
+
+// markUninstalled writes the mark.
+func markUninstalled(p *workspace.Workspace, now time.Time) error {
+	if p.Local.Dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(p.Local.Dir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(uninstalledMark(p), []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600)
+}
+
+// Uninstalled returns when continuity was uninstalled from the repository
+// (zero when it was not, or was installed again since).
+func Uninstalled(p *workspace.Workspace) time.Time {
+	b, err := os.ReadFile(uninstalledMark(p))
+	if err != nil {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339, strings.TrimSpace(string(b)))
+	return t
+}
+
+// removeIfEmpty removes a settings file that holds nothing but an empty
+// JSON object (what init created and uninstall emptied), and its folder
+// when nothing else is in it. It reports whether the file went.
+func removeIfEmpty(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || strings.Join(strings.Fields(string(b)), "") != "{}" {
+		return false
+	}
+	if os.Remove(path) != nil {
+		return false
+	}
+	_ = os.Remove(filepath.Dir(path)) // only when empty
+	return true
 }
 
 // registeredHosts names the hosts whose project settings still register a
 // continuity hook (a file that cannot be read or parsed counts: uninstall
 // keeps the repository's installers rather than guess).
-func registeredHosts(o SetupOptions, p *project.Project) []string {
+func registeredHosts(o SetupOptions, p *workspace.Workspace) []string {
 	var names []string
 	for _, h := range o.All {
 		path, err := h.SettingsPath(o.Getenv, p.Root, agent.Project)
@@ -267,7 +331,7 @@ const MaxSettings = 4 << 20
 
 // settingsRoot confines the writes to a project's settings to the
 // project; the user's own settings ("" here) may live anywhere.
-func settingsRoot(p *project.Project, scope agent.Scope) string {
+func settingsRoot(p *workspace.Workspace, scope agent.Scope) string {
 	if scope == agent.Project {
 		return p.Root
 	}
@@ -284,8 +348,8 @@ func editSettings(path, root string, edit func(old []byte) ([]byte, bool, error)
 		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	lockDir := filepath.Join(os.TempDir(), "continuity-locks")
-	if p, err := project.Open(filepath.Dir(path)); err == nil {
-		lockDir = filepath.Join(p.StateDir, "locks")
+	if p, err := workspace.Open(filepath.Dir(path)); err == nil {
+		lockDir = filepath.Join(p.Local.Dir, "locks")
 	}
 	changed := false
 	err := safefile.Update(path, safefile.Options{LockDir: lockDir, Root: root}, func(old []byte) ([]byte, error) {

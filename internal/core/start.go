@@ -8,14 +8,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
 // Start creates ledger name at path with goal (redacted) and makes it the
 // active one in this worktree; an existing ledger is left as it is.
-func Start(p *project.Project, name, path, goal string, now time.Time) error {
+func Start(p *workspace.Workspace, name, path, goal string, now time.Time) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create ledger directory: %w", err)
 	}
@@ -30,9 +30,9 @@ func Start(p *project.Project, name, path, goal string, now time.Time) error {
 }
 
 // Use makes the ledger name at path the active one in this worktree.
-func Use(p *project.Project, name, path string) error {
+func Use(p *workspace.Workspace, name, path string) error {
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return LedgerNotFound(p, name, path)
 	}
 	return p.SetActive(name)
 }

@@ -9,17 +9,18 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/safefile"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // Names lists every work stream that has a ledger or handoffs.
-func Names(p *project.Project) []string {
+func Names(p *workspace.Workspace) []string {
 	seen := map[string]bool{}
 	var names []string
 	add := func(n string) {
-		if !seen[n] && project.CheckName(n) == nil {
+		if !seen[n] && workspace.CheckName(n) == nil {
 			seen[n] = true
 			names = append(names, n)
 		}
@@ -70,12 +71,12 @@ type Entry struct {
 
 // ReadHandoff reads a handoff's front matter as list shows it; ok is false
 // for a file that cannot be read or parsed.
-func ReadHandoff(p *project.Project, path string, now time.Time) (h Handoff, meta handoff.Meta, ok bool) {
+func ReadHandoff(p *workspace.Workspace, path string, now time.Time) (h Handoff, meta handoff.Meta, ok bool) {
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
 		return h, meta, false
 	}
-	parsed, err := handoff.Parse(src)
+	parsed, err := compat.ParseHandoff(src)
 	if err != nil {
 		return h, meta, false
 	}
@@ -87,7 +88,7 @@ func ReadHandoff(p *project.Project, path string, now time.Time) (h Handoff, met
 
 // List lists every work stream with its ledger's goal and now and its
 // recent handoffs (the newest first, at most recent of them).
-func List(p *project.Project, active string, recent int, now time.Time) []Entry {
+func List(p *workspace.Workspace, active string, recent int, now time.Time) []Entry {
 	entries := []Entry{}
 	for _, name := range Names(p) {
 		e := Entry{Name: name, Active: name == active, Authors: []string{}, Recent: []Handoff{}}

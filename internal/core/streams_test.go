@@ -65,10 +65,25 @@ func TestSearch(t *testing.T) {
 	handoffFile(r, "auth", now.Add(-3*time.Hour), "Ana Newcomer", 0)
 	handoffFile(r, "auth", now.Add(-10*24*time.Hour), "Kim", 0)
 	p := openProject(r)
-	if hits := Search(p, Query{Text: "REFRESH"}); len(hits) != 4 {
-		t.Errorf("refresh: %d hits %+v, want 4 (the ledger's now and notes, one in each handoff)", len(hits), hits)
+	// A handoff repeating the ledger's now ("## Now" / "now: …").
+	r.Write("thoughts/shared/handoffs/auth/2026-11-22T13-05-09Z_session-end_abcdef13.md",
+		"---\nsession: auth\ncreated: 2026-11-22T13:05:09Z\nevent: session-end\nauthor: Kim\n---\n\n## Now\n\nRefresh endpoint\n\n## Files touched\n\n- `refresh.go`\n")
+	hits := Search(p, Query{Text: "REFRESH"})
+	if len(hits) != 4 {
+		t.Errorf("refresh: %d hits %+v, want 4: the ledger's now and notes, the newest handoff's file and the summary the other two share, once", len(hits), hits)
 	}
-	hits := Search(p, Query{Text: "refresh endpoint", Author: "ana"})
+	for _, h := range hits {
+		if h.Text == "Refresh endpoint" {
+			t.Errorf("the ledger's now was shown again from a handoff: %+v", h)
+		}
+	}
+	if hits := Search(p, Query{Text: "refresh", In: "ledgers"}); len(hits) != 2 || hits[0].Kind != "ledger" || hits[1].Kind != "ledger" {
+		t.Errorf("--in ledgers: %+v", hits)
+	}
+	if hits := Search(p, Query{Text: "refresh", In: "handoffs"}); len(hits) != 3 || hits[0].Kind != "handoff" {
+		t.Errorf("--in handoffs: %+v", hits)
+	}
+	hits = Search(p, Query{Text: "refresh endpoint", Author: "ana"})
 	if len(hits) != 1 || hits[0].Kind != "handoff" || hits[0].Author != "Ana Newcomer" {
 		t.Errorf("--author ana: %+v", hits)
 	}
@@ -237,5 +252,24 @@ func TestStartUseApply(t *testing.T) {
 		if got := strings.Join(res.Lines(), "\n"); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.change, got, c.want)
 		}
+	}
+}
+
+// TestThinKeepsSubstance: --keep 1 keeps the handoff of the work, not the
+// chat-only one written after it (thin once chose by age alone).
+func TestThinKeepsSubstance(t *testing.T) {
+	r := testkit.New(t, true)
+	day := time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC)
+	work := handoffFile(r, "auth", day, "Kim", 0) // pre-compact: substance
+	chat := "thoughts/shared/handoffs/auth/2026-11-10T10-00-00Z_session-end_abcdef99.md"
+	r.Write(chat, "---\nsession: auth\ncreated: 2026-11-10T10:00:00Z\nevent: session-end\n---\n\n## Summary\n\nIt is 4.\n\n## Recent requests\n\n- What is 2+2?\n")
+	r.Git("add", ".")
+	r.Git("commit", "-q", "-m", "handoffs")
+	res, err := Thin(openProject(r), "auth", 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Removed) != 1 || res.Removed[0] != chat {
+		t.Errorf("removed %q, want the chat-only %s (kept %s)", res.Removed, chat, work)
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // ErrNoGit is Thin's answer outside a git repository.
@@ -26,9 +27,10 @@ type Thinned struct {
 }
 
 // Thin removes the older handoffs of work stream name with git rm: the
-// newest keep stay, and of the older ones the last of each day. Only
+// newest keep with substance stay, and of the older ones the last of each
+// day; a chat-only handoff never outlives one with substance. Only
 // handoffs git tracks unmodified are removed, so the change can be undone.
-func Thin(p *project.Project, name string, keep int, dry bool) (Thinned, error) {
+func Thin(p *workspace.Workspace, name string, keep int, dry bool) (Thinned, error) {
 	res := Thinned{Stream: name, DryRun: dry, Removed: []string{}}
 	if p.Repo.Root == "" {
 		return res, ErrNoGit
@@ -36,7 +38,8 @@ func Thin(p *project.Project, name string, keep int, dry bool) (Thinned, error) 
 	files := p.HandoffFiles(name)
 	git := gitfacts.Git{Repo: p.Repo}
 	ctx := context.Background()
-	for _, f := range thinPlan(files, keep) {
+	substantial := func(f string) bool { return handoff.Substantial(readParsed(p, f)) }
+	for _, f := range thinPlan(files, keep, substantial) {
 		rel := p.Rel(f)
 		if _, err := git.Run(ctx, "ls-files", "--error-unmatch", "--", rel); err != nil {
 			res.Spared = append(res.Spared, rel+" (not committed: kept)")
@@ -58,22 +61,55 @@ func Thin(p *project.Project, name string, keep int, dry bool) (Thinned, error) 
 }
 
 // thinPlan returns the handoffs (oldest first) to drop: the newest keep
-// stay, and of the older ones the last of each day.
-func thinPlan(files []string, keep int) (drop []string) {
+// with substance stay (files, commands, a plan, checks, commits, a
+// compaction or a recovery: see handoff.Substantial), and of the older
+// ones with substance the last of each day; chat-only handoffs go, but for
+// those newer than every one with substance when fewer than keep have any.
+func thinPlan(files []string, keep int, substantial func(string) bool) (drop []string) {
 	if len(files) <= keep {
 		return nil
 	}
-	old := files[:len(files)-keep]
+	keepSet := map[string]bool{}
+	kept := 0
+	for i := len(files) - 1; i >= 0 && kept < keep; i-- {
+		if substantial(files[i]) {
+			keepSet[files[i]] = true
+			kept++
+		}
+	}
+	if kept < keep { // too few with substance: the newest others fill the count
+		for i := len(files) - 1; i >= 0 && kept < keep; i-- {
+			if !keepSet[files[i]] {
+				keepSet[files[i]] = true
+				kept++
+			}
+		}
+	}
 	day := func(f string) string {
 		if t := handoff.Time(f); !t.IsZero() {
 			return t.UTC().Format(time.DateOnly)
 		}
 		return f // undated: its own day, kept
 	}
-	for i, f := range old {
-		if i+1 < len(old) && day(old[i+1]) == day(f) {
+	var rest []string
+	for _, f := range files {
+		switch {
+		case keepSet[f]:
+		case !substantial(f):
+			drop = append(drop, f)
+		default:
+			rest = append(rest, f)
+		}
+	}
+	lastOfDay := map[string]string{}
+	for _, f := range rest {
+		lastOfDay[day(f)] = f
+	}
+	for _, f := range rest {
+		if lastOfDay[day(f)] != f {
 			drop = append(drop, f)
 		}
 	}
+	slices.SortStableFunc(drop, func(a, b string) int { return slices.Index(files, a) - slices.Index(files, b) })
 	return drop
 }

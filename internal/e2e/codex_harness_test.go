@@ -15,8 +15,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/codex"
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
-	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 )
 
 // codexVersion is the Codex CLI release the tests pin (see /work/shared/codex-gemini-facts.md).
@@ -56,7 +54,7 @@ type codexProject struct {
 	*project
 	codex string // the Codex CLI
 	home  string // CODEX_HOME
-	oai   *openaiapi.Server
+	oai   *OpenAIServer
 }
 
 // newCodexProject makes the repository (one commit: app.txt, notes.txt,
@@ -66,9 +64,9 @@ type codexProject struct {
 func newCodexProject(t *testing.T, ledgerName, goal string) *codexProject {
 	t.Helper()
 	requireE2E(t)
-	cp := &codexProject{codex: codexBinary(t), home: t.TempDir(), oai: openaiapi.New()}
+	cp := &codexProject{codex: codexBinary(t), home: t.TempDir(), oai: NewOpenAI()}
 	t.Cleanup(cp.oai.Close)
-	p := &project{t: t, dir: t.TempDir(), config: t.TempDir(), api: mockapi.New()}
+	p := &project{t: t, dir: t.TempDir(), config: t.TempDir(), api: NewAnthropic()}
 	t.Cleanup(p.api.Close)
 	if d, err := filepath.EvalSymlinks(p.dir); err == nil {
 		p.dir = d
@@ -125,8 +123,8 @@ func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // codexRun is the outcome of one `codex exec` run.
 type codexRun struct {
-	ID       string              // the session (thread) id
-	Requests []openaiapi.Request // the API requests made during the run
+	ID       string          // the session (thread) id
+	Requests []OpenAIRequest // the API requests made during the run
 	Stderr   string
 }
 
@@ -135,7 +133,7 @@ type codexRun struct {
 // "go on"). Hooks run without per-hook trust (--dangerously-bypass-hook-trust:
 // exec cannot ask), in the workspace-write sandbox, compacting above
 // compactLimit input tokens.
-func (cp *codexProject) runCodex(responses []openaiapi.Response, args ...string) codexRun {
+func (cp *codexProject) runCodex(responses []OpenAIResponse, args ...string) codexRun {
 	cp.t.Helper()
 	before := len(cp.oai.Requests())
 	cp.oai.Push(responses...)
@@ -232,9 +230,9 @@ func (cp *codexProject) hookContexts(id string) []string {
 }
 
 // developerTexts returns the developer messages of a request.
-func developerTexts(r openaiapi.Request) []string {
+func developerTexts(r OpenAIRequest) []string {
 	var out []string
-	for _, m := range openaiapi.Messages(r.Body) {
+	for _, m := range Messages(r.Body) {
 		if m.Role == "developer" {
 			out = append(out, m.Text)
 		}
@@ -243,8 +241,8 @@ func developerTexts(r openaiapi.Request) []string {
 }
 
 // codexModelRequests drops compaction requests.
-func codexModelRequests(reqs []openaiapi.Request) []openaiapi.Request {
-	var out []openaiapi.Request
+func codexModelRequests(reqs []OpenAIRequest) []OpenAIRequest {
+	var out []OpenAIRequest
 	for _, r := range reqs {
 		if !r.Compaction && r.Path == "/v1/responses" {
 			out = append(out, r)
@@ -255,7 +253,7 @@ func codexModelRequests(reqs []openaiapi.Request) []openaiapi.Request {
 
 // carried returns the contexts among printed that request r carries whole,
 // as developer messages of their own. It fails when none is.
-func (cp *codexProject) carried(r openaiapi.Request, printed []string, what string) []string {
+func (cp *codexProject) carried(r OpenAIRequest, printed []string, what string) []string {
 	cp.t.Helper()
 	dev := developerTexts(r)
 	var out []string

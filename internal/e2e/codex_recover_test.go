@@ -9,13 +9,11 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 )
 
 // startCodex starts `codex exec` with prompt against api (its own stand-in)
 // and returns once the client has asked for every scripted reply.
-func (cp *codexProject) startCodex(api *openaiapi.Server, prompt string) *liveClient {
+func (cp *codexProject) startCodex(api *OpenAIServer, prompt string) *liveClient {
 	cp.t.Helper()
 	argv := append(api.Args(codexModel), "exec", "--json", "--dangerously-bypass-hook-trust",
 		"-s", "workspace-write", "-c", "model_auto_compact_token_limit="+itoa(compactLimit), prompt)
@@ -59,15 +57,15 @@ func TestCodexRecoverKilledSession(t *testing.T) {
 	// hook takes an ancestor it does not know by name for the client only
 	// once it is a second old; Codex's native client is known by name,
 	// from its SessionStart on, its only hook before the turn ends).
-	dead := openaiapi.New(
-		openaiapi.Patch(addToken).After(1500*time.Millisecond),
-		openaiapi.Exec(command).Saying(reply).Tokens(42000),
-		openaiapi.Hang(),
+	dead := NewOpenAI(
+		Patch(addToken).After(1500*time.Millisecond),
+		Exec(command).Saying(reply).Tokens(42000),
+		OpenAIHang(),
 	)
 	t.Cleanup(dead.Close)
 	a := cp.startCodex(dead, "write the token refresh endpoint and build it")
 
-	running := openaiapi.New(openaiapi.Exec("cat app.txt").After(1500*time.Millisecond), openaiapi.Hang())
+	running := NewOpenAI(Exec("cat app.txt").After(1500*time.Millisecond), OpenAIHang())
 	t.Cleanup(running.Close)
 	b := cp.startCodex(running, "read app.txt")
 
@@ -79,7 +77,7 @@ func TestCodexRecoverKilledSession(t *testing.T) {
 	cp.requireOwnClient(a, b)
 	a.kill()
 
-	next := cp.runCodex([]openaiapi.Response{openaiapi.Text("Picking up the build.")}, "carry on")
+	next := cp.runCodex([]OpenAIResponse{OpenAIText("Picking up the build.")}, "carry on")
 	reqs := codexModelRequests(next.Requests)
 	if len(reqs) == 0 {
 		t.Fatal("the next session made no model request")

@@ -8,9 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
-	"github.com/continuity-md/continuity/internal/e2e/openaiapi"
 )
 
 const (
@@ -41,15 +38,15 @@ func TestCodexContinuity(t *testing.T) {
 
 	// 1. The work, with an automatic compaction after the move.
 	cp.oai.SetSummary(codexSummary)
-	work := cp.runCodex([]openaiapi.Response{
-		openaiapi.Exec("mkdir -p src"),
-		openaiapi.Patch(addToken),
-		openaiapi.Patch(patchApp),
-		openaiapi.Exec("ls does-not-exist"),
-		openaiapi.Patch(badPatch),
-		openaiapi.Patch(moveNotes).Tokens(60000), // over the limit: Codex compacts before its next request
-		openaiapi.Exec("git status --short"),
-		openaiapi.Text(codexReply),
+	work := cp.runCodex([]OpenAIResponse{
+		Exec("mkdir -p src"),
+		Patch(addToken),
+		Patch(patchApp),
+		Exec("ls does-not-exist"),
+		Patch(badPatch),
+		Patch(moveNotes).Tokens(60000), // over the limit: Codex compacts before its next request
+		Exec("git status --short"),
+		OpenAIText(codexReply),
 	}, "implement the token refresh endpoint")
 	if got := cp.read("app.txt"); !strings.Contains(got, "(patched)") {
 		t.Fatalf("apply_patch did not run: app.txt = %q", got)
@@ -103,7 +100,7 @@ func TestCodexContinuity(t *testing.T) {
 	}
 
 	// 2. Resume: SessionStart(resume) brings goal, now and next back.
-	resumed := cp.runCodex([]openaiapi.Response{openaiapi.Text("Working on the logout endpoint.")},
+	resumed := cp.runCodex([]OpenAIResponse{OpenAIText("Working on the logout endpoint.")},
 		"resume", work.ID, "continue with the logout endpoint")
 	if resumed.ID != work.ID {
 		t.Errorf("resume changed the session id: %s -> %s", work.ID, resumed.ID)
@@ -125,7 +122,7 @@ func TestCodexContinuity(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(cp.dir, "thoughts", "ledgers", "CONTINUITY_"+workStream+".md")); err != nil || fi.Size() < 3*codexCliff {
 		t.Fatalf("the ledger is not far over the cliff: %v, %v", fi, err)
 	}
-	big := cp.runCodex([]openaiapi.Response{openaiapi.Text("The logout endpoint is next.")}, "what is next?")
+	big := cp.runCodex([]OpenAIResponse{OpenAIText("The logout endpoint is next.")}, "what is next?")
 	ctxs := cp.hookContexts(big.ID)
 	if len(ctxs) != 1 {
 		t.Fatalf("the large-ledger session recorded %d contexts, want 1", len(ctxs))
@@ -155,19 +152,19 @@ func TestCodexClaudeHandoff(t *testing.T) {
 	cp.run(cp.bin, "next", ledgerNext)
 
 	// Codex works and ends: its SessionEnd writes a handoff.
-	cx := cp.runCodex([]openaiapi.Response{openaiapi.Patch(addToken), openaiapi.Text(codexReply)}, "implement the token refresh endpoint")
+	cx := cp.runCodex([]OpenAIResponse{Patch(addToken), OpenAIText(codexReply)}, "implement the token refresh endpoint")
 	names, all := cp.handoffs()
 	if !strings.Contains(all, codexReply) {
 		t.Fatalf("the Codex session %.8s wrote no handoff with its reply: %v", cx.ID, names)
 	}
 
 	// Claude Code starts with it.
-	cl := cp.runClaude([]mockapi.Response{mockapi.Text(claudeReply)}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
+	cl := cp.runClaude([]AnthropicResponse{AnthropicText(claudeReply)}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
 	ctx := strings.Join(cp.firstContexts(cl, cl.ID), "\n")
 	requireAll(t, "Claude Code's context", ctx, goal, ledgerNow, codexReply, "Codex")
 
 	// And Codex starts with Claude Code's.
-	cx2 := cp.runCodex([]openaiapi.Response{openaiapi.Text("Continuing with the logout tests.")}, "pick up where the last session stopped")
+	cx2 := cp.runCodex([]OpenAIResponse{OpenAIText("Continuing with the logout tests.")}, "pick up where the last session stopped")
 	got := cp.carried(codexModelRequests(cx2.Requests)[0], cp.hookContexts(cx2.ID), "Codex after Claude Code")
 	requireAll(t, "Codex's context", got[0], goal, ledgerNow, claudeReply, "Claude Code")
 	t.Logf("Codex's context after Claude Code:\n%s", got[0])
@@ -181,9 +178,9 @@ func TestCodexAgentDone(t *testing.T) {
 	const item = "Refresh endpoint wired into the router"
 	cp := newCodexProject(t, workStream, goal)
 	cp.run(cp.bin, "next", item)
-	run := cp.runCodex([]openaiapi.Response{
-		openaiapi.Exec(strconvQuote(cp.bin) + " done " + strconvQuote(item) + "; echo exit=$?"),
-		openaiapi.Text("Recorded."),
+	run := cp.runCodex([]OpenAIResponse{
+		Exec(strconvQuote(cp.bin) + " done " + strconvQuote(item) + "; echo exit=$?"),
+		OpenAIText("Recorded."),
 	}, "record what you finished")
 	var out string
 	for _, r := range codexModelRequests(run.Requests) {

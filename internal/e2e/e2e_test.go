@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 const (
@@ -67,7 +65,7 @@ func (p *project) firstContexts(s session, ids ...string) []string {
 // SessionStart run with the given source in session id (as the transcript
 // records it) that reached the model verbatim in request r. It fails when
 // the hook did not run with that source or none of its outputs is in r.
-func (p *project) sourceContext(r mockapi.Request, id, source string) string {
+func (p *project) sourceContext(r AnthropicRequest, id, source string) string {
 	p.t.Helper()
 	var printed []string
 	for _, run := range p.hookRuns(id) {
@@ -178,18 +176,18 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	token := filepath.Join(p.dir, "src", "auth", "token.go")
 
 	// 1. Startup: the work.
-	work := p.runClaude([]mockapi.Response{
-		mockapi.Tool("TaskCreate", map[string]any{"subject": "Add token refresh endpoint",
+	work := p.runClaude([]AnthropicResponse{
+		AnthropicTool("TaskCreate", map[string]any{"subject": "Add token refresh endpoint",
 			"description": "POST /v1/auth/refresh returns a new access token", "activeForm": "Adding token refresh endpoint"}),
-		mockapi.Tool("TaskCreate", map[string]any{"subject": "Write logout endpoint",
+		AnthropicTool("TaskCreate", map[string]any{"subject": "Write logout endpoint",
 			"description": "Revoke the refresh token", "activeForm": "Writing logout endpoint"}),
-		mockapi.Tool("Write", map[string]any{"file_path": token,
+		AnthropicTool("Write", map[string]any{"file_path": token,
 			"content": "package auth\n\nfunc Refresh() error { return nil }\n"}),
-		mockapi.Tool("Edit", map[string]any{"file_path": token,
+		AnthropicTool("Edit", map[string]any{"file_path": token,
 			"old_string": "func Refresh() error { return nil }", "new_string": "func Refresh() error { return errNotYet }"}),
-		mockapi.Tool("Bash", map[string]any{"command": "ls src/auth", "description": "List the auth package"}),
-		mockapi.Tool("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),
-		mockapi.Text("The token refresh endpoint is in place."),
+		AnthropicTool("Bash", map[string]any{"command": "ls src/auth", "description": "List the auth package"}),
+		AnthropicTool("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),
+		AnthropicText("The token refresh endpoint is in place."),
 	}, "-p", "implement the token refresh endpoint", "--allowedTools", tools)
 	if errs := p.toolErrors(work.ID); len(errs) > 0 {
 		t.Fatalf("the scripted tool calls failed in the client: %v", errs)
@@ -209,7 +207,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	handoffDir := filepath.Join("thoughts", "shared", "handoffs", workStream)
 	p.write(filepath.Join(handoffDir, decoyHandoff), decoyText)
 	p.api.SetSummary(summary)
-	cs := p.runClaudeStream([]mockapi.Response{mockapi.Text("Working on logout.")},
+	cs := p.runClaudeStream([]AnthropicResponse{AnthropicText("Working on logout.")},
 		[]string{"/compact keep the auth notes", "continue with the logout endpoint"}, "--resume", work.ID)
 	if cs.ID != work.ID {
 		t.Errorf("/compact changed the session id: %s -> %s", work.ID, cs.ID)
@@ -245,7 +243,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	}
 
 	// 3. Resume after compaction: the goal reaches the model again.
-	resumed := p.runClaude([]mockapi.Response{mockapi.Text("Working on logout.")},
+	resumed := p.runClaude([]AnthropicResponse{AnthropicText("Working on logout.")},
 		"--resume", work.ID, "-p", "continue with the logout endpoint")
 	if ctx := p.firstContexts(resumed, work.ID); !anyContains(ctx, goal) {
 		t.Errorf("after compaction: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
@@ -263,7 +261,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 	if names, _ := p.handoffs(); anyContains(names, "_"+cleared.ID[:8]+".md") {
 		t.Errorf("the empty session after /clear wrote a handoff: %v", names)
 	}
-	fresh := p.runClaude([]mockapi.Response{mockapi.Text("Next is the logout endpoint.")}, "-p", "what is next?")
+	fresh := p.runClaude([]AnthropicResponse{AnthropicText("Next is the logout endpoint.")}, "-p", "what is next?")
 	ctx := p.firstContexts(fresh, fresh.ID)
 	if !anyContains(ctx, goal) {
 		t.Errorf("fresh session: the goal is not in the injected context:\n%s", strings.Join(ctx, "\n---\n"))
@@ -284,7 +282,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 // afterCompaction returns the first model request after the compaction
 // request, which must be among the requests of the compacting turn; the
 // request after it may come later in that turn or in the next one.
-func afterCompaction(t *testing.T, compacting, next []mockapi.Request) mockapi.Request {
+func afterCompaction(t *testing.T, compacting, next []AnthropicRequest) AnthropicRequest {
 	t.Helper()
 	at := -1
 	for i, r := range compacting {
@@ -296,7 +294,7 @@ func afterCompaction(t *testing.T, compacting, next []mockapi.Request) mockapi.R
 	if at < 0 {
 		t.Fatalf("no compaction request among the %d requests of the compacting turn", len(compacting))
 	}
-	rest := append(append([]mockapi.Request(nil), compacting[at+1:]...), next...)
+	rest := append(append([]AnthropicRequest(nil), compacting[at+1:]...), next...)
 	after := modelRequests(rest)
 	if len(after) == 0 {
 		t.Fatal("no model request after the compaction request: the prompt after compaction never reached the API")
@@ -338,7 +336,7 @@ func (p *project) preCompactHandoff(id, summary string) string {
 // verbatim, saying so, with the ledger's goal, now and next, naming the
 // handoff PreCompact wrote for this session (prePath), not the decoy; and
 // the client's own compaction summary. It returns the context.
-func (p *project) checkCompactContext(r mockapi.Request, id, prePath, summary string) string {
+func (p *project) checkCompactContext(r AnthropicRequest, id, prePath, summary string) string {
 	p.t.Helper()
 	ctx := p.sourceContext(r, id, "compact")
 	for _, want := range []string{
@@ -378,15 +376,15 @@ func TestAutoCompaction(t *testing.T) {
 	p.initContinuity(workStream, goal)
 	p.run(p.bin, "now", ledgerNow)
 	p.run(p.bin, "next", ledgerNext)
-	work := p.runClaude([]mockapi.Response{mockapi.Text("The refresh route goes in the auth router.")},
+	work := p.runClaude([]AnthropicResponse{AnthropicText("The refresh route goes in the auth router.")},
 		"-p", "where does the refresh route go?")
 	p.write(filepath.Join("thoughts", "shared", "handoffs", workStream, decoyHandoff), decoyText)
 
 	const autoSummary = "Wired POST /v1/auth/refresh into the auth router; the logout endpoint is next."
 	p.api.SetSummary(autoSummary)
-	s := p.runClaudeStream([]mockapi.Response{
+	s := p.runClaudeStream([]AnthropicResponse{
 		{Text: "The auth router is read.", InputTokens: autoCompactTokens},
-		mockapi.Text("Wiring the refresh route."),
+		AnthropicText("Wiring the refresh route."),
 	}, []string{"read the auth router", "wire the refresh route"}, "--resume", work.ID)
 	if s.ID != work.ID {
 		t.Errorf("auto-compaction changed the session id: %s -> %s", work.ID, s.ID)
@@ -439,7 +437,7 @@ func TestBigLedgerStaysInline(t *testing.T) {
 		t.Fatalf("ledger is not >= 50 KB: %v %v", fi, err)
 	}
 
-	s := p.runClaude([]mockapi.Response{mockapi.Text("On it.")}, "-p", "where were we?")
+	s := p.runClaude([]AnthropicResponse{AnthropicText("On it.")}, "-p", "where were we?")
 	for _, r := range s.Requests {
 		for _, bad := range []string{"persisted-output", "Output too large"} {
 			if strings.Contains(string(r.Body), bad) {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
 )
 
 // geminiVersion is the Gemini CLI release the tests pin (see
@@ -54,7 +52,7 @@ type geminiProject struct {
 	*project
 	home   string // GEMINI_CLI_HOME
 	gemini string // the Gemini CLI bundle
-	gapi   *geminiapi.Server
+	gapi   *GeminiServer
 }
 
 // newGeminiProject makes the repository, the home and the
@@ -66,7 +64,7 @@ func newGeminiProject(t *testing.T) *geminiProject {
 	p := newRepo(t)
 	p.write("README.md", "# demo service\n\nSessions use cookies.\n")
 	p.run("git", "commit", "-q", "-am", "say how sessions work")
-	g := &geminiProject{project: p, home: t.TempDir(), gemini: bin, gapi: geminiapi.New()}
+	g := &geminiProject{project: p, home: t.TempDir(), gemini: bin, gapi: NewGemini()}
 	t.Cleanup(g.gapi.Close)
 	g.writeHome("settings.json", `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
 		`"privacy":{"usageStatisticsEnabled":false},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false}}`+"\n")
@@ -111,14 +109,14 @@ func (g *geminiProject) initGemini(stream, goal, now string, next ...string) {
 type geminiSession struct {
 	ID       string
 	Response string
-	Requests []geminiapi.Request // the requests the API received during the run
+	Requests []GeminiRequest // the requests the API received during the run
 	Stderr   string
 }
 
 // runGemini runs Gemini CLI once, headless, in the repository, with the
 // responses scripted: runGemini(resps, "-p", "fix it", "--session-id", id).
 // It adds --output-format json and --yolo (write tools run without asking).
-func (g *geminiProject) runGemini(responses []geminiapi.Response, args ...string) geminiSession {
+func (g *geminiProject) runGemini(responses []GeminiResponse, args ...string) geminiSession {
 	g.t.Helper()
 	before := len(g.gapi.Requests())
 	g.gapi.Push(responses...)
@@ -154,8 +152,8 @@ func (g *geminiProject) runGemini(responses []geminiapi.Response, args ...string
 }
 
 // mainRequests keeps the main-loop model calls.
-func mainRequests(reqs []geminiapi.Request) []geminiapi.Request {
-	var out []geminiapi.Request
+func mainRequests(reqs []GeminiRequest) []GeminiRequest {
+	var out []GeminiRequest
 	for _, r := range reqs {
 		if r.Main() {
 			out = append(out, r)

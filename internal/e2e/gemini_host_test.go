@@ -12,7 +12,6 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
-	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -81,9 +80,9 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 		t.Fatalf("the first model request's hook context is %q", got)
 	}
 	g.gapi.SetSummary(geminiSnapshot)
-	g.runGemini([]geminiapi.Response{
-		{Call: &geminiapi.Call{Name: "read_file", Args: map[string]any{"file_path": filepath.Join(g.dir, "README.md")}}, PromptTokens: 900000},
-		geminiapi.Text("Resumed after the compression."),
+	g.runGemini([]GeminiResponse{
+		{Call: &Call{Name: "read_file", Args: map[string]any{"file_path": filepath.Join(g.dir, "README.md")}}, PromptTokens: 900000},
+		GeminiText("Resumed after the compression."),
 	}, "-p", "go on with the logout endpoint", "--resume", geminiSessionID)
 
 	calls := readHookCalls(t, filepath.Join(hookDir, "log"))

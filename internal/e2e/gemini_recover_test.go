@@ -9,15 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
 )
 
 // startGemini starts Gemini CLI headless as session id with prompt against
 // api (its own stand-in), as a person runs it (it relaunches itself in a
 // child node process), and returns once the client has asked for every
 // scripted reply.
-func (g *geminiProject) startGemini(api *geminiapi.Server, id, prompt string) *liveClient {
+func (g *geminiProject) startGemini(api *GeminiServer, id, prompt string) *liveClient {
 	g.t.Helper()
 	cmd := exec.Command("node", g.gemini, "-p", prompt, "--session-id", id, "--output-format", "json", "--yolo")
 	cmd.Dir = g.dir
@@ -49,15 +47,15 @@ func TestGeminiRecoverKilledSession(t *testing.T) {
 	// The model takes its time on its first reply, as a real one does: a
 	// hook records as the client only a process that started a second
 	// before it (not a wrapper, nor the test).
-	dead := geminiapi.New(
-		geminiapi.Tool("write_file", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"}).After(1500*time.Millisecond),
-		geminiapi.Tool("run_shell_command", map[string]any{"command": command, "description": "build"}).Saying(reply).Tokens(42000),
-		geminiapi.Hang(),
+	dead := NewGemini(
+		GeminiTool("write_file", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"}).After(1500*time.Millisecond),
+		GeminiTool("run_shell_command", map[string]any{"command": command, "description": "build"}).Saying(reply).Tokens(42000),
+		GeminiHang(),
 	)
 	t.Cleanup(dead.Close)
 	a := g.startGemini(dead, deadID, "write the token refresh endpoint and build it")
 
-	running := geminiapi.New(geminiapi.Tool("read_file", map[string]any{"file_path": filepath.Join(g.dir, "README.md")}).After(1500*time.Millisecond), geminiapi.Hang())
+	running := NewGemini(GeminiTool("read_file", map[string]any{"file_path": filepath.Join(g.dir, "README.md")}).After(1500*time.Millisecond), GeminiHang())
 	t.Cleanup(running.Close)
 	b := g.startGemini(running, runningID, "read the README")
 
@@ -67,7 +65,7 @@ func TestGeminiRecoverKilledSession(t *testing.T) {
 	g.requireOwnClient(a, b)
 	a.kill()
 
-	next := g.runGemini([]geminiapi.Response{geminiapi.Text("Picking up the build.")}, "-p", "carry on")
+	next := g.runGemini([]GeminiResponse{GeminiText("Picking up the build.")}, "-p", "carry on")
 	main := mainRequests(next.Requests)
 	if len(main) == 0 {
 		t.Fatal("the next session made no model request")

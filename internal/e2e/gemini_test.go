@@ -5,9 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/geminiapi"
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 const (
@@ -19,20 +16,20 @@ const (
 
 // geminiWork is a session of ten model calls: a write_file, a replace, a
 // failing shell command and six more tool calls, then a reply.
-func geminiWork(dir string) []geminiapi.Response {
-	return []geminiapi.Response{
-		geminiapi.Tool("write_file", map[string]any{"file_path": filepath.Join(dir, "src", "auth", "token.go"),
+func geminiWork(dir string) []GeminiResponse {
+	return []GeminiResponse{
+		GeminiTool("write_file", map[string]any{"file_path": filepath.Join(dir, "src", "auth", "token.go"),
 			"content": "package auth\n\n// Refresh issues a new access token.\nfunc Refresh() {}\n"}),
-		geminiapi.Tool("replace", map[string]any{"file_path": filepath.Join(dir, "README.md"),
+		GeminiTool("replace", map[string]any{"file_path": filepath.Join(dir, "README.md"),
 			"old_string": "Sessions use cookies.", "new_string": "Sessions use short-lived JWTs.", "instruction": "note the JWT switch"}),
-		geminiapi.Tool("run_shell_command", map[string]any{"command": geminiFailing, "description": "look for the tests"}),
-		geminiapi.Tool("read_file", map[string]any{"file_path": filepath.Join(dir, "README.md")}),
-		geminiapi.Tool("run_shell_command", map[string]any{"command": "git status --short", "description": "what changed"}),
-		geminiapi.Tool("read_file", map[string]any{"file_path": filepath.Join(dir, "src", "auth", "token.go")}),
-		geminiapi.Tool("run_shell_command", map[string]any{"command": "gofmt -l src", "description": "format check"}),
-		geminiapi.Tool("read_file", map[string]any{"file_path": filepath.Join(dir, "README.md")}),
-		geminiapi.Tool("run_shell_command", map[string]any{"command": "git diff --stat", "description": "diff"}),
-		geminiapi.Text(geminiLastReply),
+		GeminiTool("run_shell_command", map[string]any{"command": geminiFailing, "description": "look for the tests"}),
+		GeminiTool("read_file", map[string]any{"file_path": filepath.Join(dir, "README.md")}),
+		GeminiTool("run_shell_command", map[string]any{"command": "git status --short", "description": "what changed"}),
+		GeminiTool("read_file", map[string]any{"file_path": filepath.Join(dir, "src", "auth", "token.go")}),
+		GeminiTool("run_shell_command", map[string]any{"command": "gofmt -l src", "description": "format check"}),
+		GeminiTool("read_file", map[string]any{"file_path": filepath.Join(dir, "README.md")}),
+		GeminiTool("run_shell_command", map[string]any{"command": "git diff --stat", "description": "diff"}),
+		GeminiText(geminiLastReply),
 	}
 }
 
@@ -82,9 +79,9 @@ func TestGeminiSession(t *testing.T) {
 	// prompt tokens (over 0.5 x 1,048,576) makes Gemini CLI compress before
 	// its next model call.
 	g.gapi.SetSummary(geminiSnapshot)
-	s = g.runGemini([]geminiapi.Response{
-		{Call: &geminiapi.Call{Name: "read_file", Args: map[string]any{"file_path": filepath.Join(g.dir, "README.md")}}, PromptTokens: 900000},
-		geminiapi.Text("Resumed after the compression."),
+	s = g.runGemini([]GeminiResponse{
+		{Call: &Call{Name: "read_file", Args: map[string]any{"file_path": filepath.Join(g.dir, "README.md")}}, PromptTokens: 900000},
+		GeminiText("Resumed after the compression."),
 	}, "-p", "go on with the logout endpoint", "--resume", geminiSessionID)
 	var compressed, after int
 	for i, r := range s.Requests {
@@ -127,10 +124,10 @@ func TestGeminiSession(t *testing.T) {
 	if err != nil {
 		missingClient(t, "Claude Code "+claudeVersion+" (CLAUDE_BIN) for the cross-agent step", err)
 	}
-	g.claude, g.config, g.api = claudeBin, t.TempDir(), mockapi.New()
+	g.claude, g.config, g.api = claudeBin, t.TempDir(), NewAnthropic()
 	t.Cleanup(g.api.Close)
 	g.run(g.bin, "init")
-	cs := g.runClaude([]mockapi.Response{mockapi.Text("Picking up from Gemini CLI.")}, "-p", "continue", "--allowedTools", tools)
+	cs := g.runClaude([]AnthropicResponse{AnthropicText("Picking up from Gemini CLI.")}, "-p", "continue", "--allowedTools", tools)
 	reqs := modelRequests(cs.Requests)
 	if len(reqs) == 0 {
 		t.Fatal("Claude Code made no model request")
@@ -155,11 +152,11 @@ func TestGeminiRefreshAfterResume(t *testing.T) {
 	g.initGemini(workStream, goal, ledgerNow, ledgerNext)
 	g.write(".continuity.yaml", "sources:\n  resume: none\n")
 
-	s := g.runGemini([]geminiapi.Response{geminiapi.Text("Looked around.")}, "-p", "look around", "--session-id", geminiSessionID)
+	s := g.runGemini([]GeminiResponse{GeminiText("Looked around.")}, "-p", "look around", "--session-id", geminiSessionID)
 	if first := strings.Join(hookContexts(mainRequests(s.Requests)[0].Body), "\n"); !strings.Contains(first, goal) {
 		t.Fatalf("the first request lacks the goal; its hook context:\n%s", first)
 	}
-	s = g.runGemini([]geminiapi.Response{geminiapi.Text("Going on.")}, "-p", "go on", "--resume", geminiSessionID)
+	s = g.runGemini([]GeminiResponse{GeminiText("Going on.")}, "-p", "go on", "--resume", geminiSessionID)
 	main := mainRequests(s.Requests)
 	if len(main) == 0 {
 		t.Fatal("no model request after the resume")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 	"github.com/continuity-md/continuity/internal/testkit"
 )
 
@@ -38,6 +38,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse() // testkit.Short reads -short
 	if testkit.Short() && os.Getenv("CONTINUITY_REQUIRE_E2E") != "1" {
 		fmt.Println("end-to-end tests skipped: they run with " + testkit.LongEnv + "=1 (script/test sets it)")
 		os.Exit(0)
@@ -178,7 +179,7 @@ type project struct {
 	config string // CLAUDE_CONFIG_DIR
 	bin    string // the continuity binary
 	claude string // the Claude Code binary
-	api    *mockapi.Server
+	api    *AnthropicServer
 	env    []string
 }
 
@@ -190,7 +191,7 @@ func newProject(t *testing.T) *project {
 	claude := claudeBinary(t)
 	p := newRepo(t)
 	p.claude, p.config = claude, t.TempDir()
-	p.api = mockapi.New()
+	p.api = NewAnthropic()
 	t.Cleanup(p.api.Close)
 	return p
 }
@@ -267,15 +268,15 @@ func (p *project) read(rel string) string {
 
 // session is the outcome of one client run.
 type session struct {
-	ID       string            // the session id the client printed
-	Result   string            // its final text
-	Requests []mockapi.Request // the model requests made during the run
+	ID       string             // the session id the client printed
+	Result   string             // its final text
+	Requests []AnthropicRequest // the model requests made during the run
 }
 
 // runClaude runs the client once in the repository with the given responses
 // scripted, e.g. runClaude(resps, "-p", "fix it"). It adds
 // --output-format json and returns the session id and the requests it made.
-func (p *project) runClaude(responses []mockapi.Response, args ...string) session {
+func (p *project) runClaude(responses []AnthropicResponse, args ...string) session {
 	p.t.Helper()
 	before := len(p.api.Requests())
 	p.api.Push(responses...)
@@ -322,9 +323,9 @@ func (p *project) clientEnv() []string {
 
 // streamTurn is what one user message fed on stdin to a stream-json run produced.
 type streamTurn struct {
-	Prompt   string            // the user message sent
-	Result   string            // the text of its "result" event
-	Requests []mockapi.Request // the requests the API received during the turn
+	Prompt   string             // the user message sent
+	Result   string             // the text of its "result" event
+	Requests []AnthropicRequest // the requests the API received during the turn
 }
 
 // streamSession is the outcome of one stream-json client run.
@@ -340,7 +341,7 @@ type streamSession struct {
 // event, and stdin is closed after the last one. Slash commands such as
 // "/compact ..." work as prompts. It returns the session id and, per turn,
 // the requests the mock API received.
-func (p *project) runClaudeStream(responses []mockapi.Response, prompts []string, args ...string) streamSession {
+func (p *project) runClaudeStream(responses []AnthropicResponse, prompts []string, args ...string) streamSession {
 	p.t.Helper()
 	p.api.Push(responses...)
 	args = append(append([]string(nil), args...), "-p", "--input-format", "stream-json",
@@ -587,8 +588,8 @@ func additionalContext(stdout string) string {
 }
 
 // modelRequests drops compaction and count_tokens requests.
-func modelRequests(reqs []mockapi.Request) []mockapi.Request {
-	var out []mockapi.Request
+func modelRequests(reqs []AnthropicRequest) []AnthropicRequest {
+	var out []AnthropicRequest
 	for _, r := range reqs {
 		if !r.Compaction && !r.CountTokens {
 			out = append(out, r)

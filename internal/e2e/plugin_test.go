@@ -13,8 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 // The Claude Code plugin lives in the repository: the marketplace file at
@@ -300,10 +298,10 @@ func TestPluginInstallRunsHooks(t *testing.T) {
 	p.run(p.bin, "new", workStream, "--goal", goal)
 	p.installPlugin()
 
-	work := p.runClaude([]mockapi.Response{
-		mockapi.Tool("Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "auth", "token.go"),
+	work := p.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "auth", "token.go"),
 			"content": "package auth\n\nfunc Refresh() error { return nil }\n"}),
-		mockapi.Text("Added the refresh endpoint."),
+		AnthropicText("Added the refresh endpoint."),
 	}, "-p", "add the token refresh endpoint", "--allowedTools", tools)
 
 	ctx := p.firstContexts(work, work.ID)
@@ -350,7 +348,7 @@ func TestPluginWithoutBinary(t *testing.T) {
 			p.env[i] = "PATH=" + strings.Join(path, string(os.PathListSeparator))
 		}
 	}
-	s := p.runClaude([]mockapi.Response{mockapi.Text("hello")}, "-p", "say hello")
+	s := p.runClaude([]AnthropicResponse{AnthropicText("hello")}, "-p", "say hello")
 	if s.Result != "hello" {
 		t.Errorf("result = %q, want the scripted text", s.Result)
 	}
@@ -376,7 +374,7 @@ func TestPluginAndInitBoth(t *testing.T) {
 	p.initContinuity(workStream, goal)
 	p.installPlugin()
 	p.env = append(p.env, "CONTINUITY_DEBUG=1") // the wrapper says when it steps aside
-	s := p.runClaude([]mockapi.Response{mockapi.Text("hello")}, "-p", "say hello")
+	s := p.runClaude([]AnthropicResponse{AnthropicText("hello")}, "-p", "say hello")
 
 	plugin, direct := p.pluginRuns(s.ID)
 	if len(plugin) != 1 || len(direct) != 1 {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 // startClaude starts one stream-json client against api and feeds it
@@ -19,7 +17,7 @@ import (
 // waiting for its result. It returns once the last prompt is sent and api
 // has answered (or hung on) every scripted response. The process is killed
 // in the test's cleanup if it still runs.
-func (p *project) startClaude(api *mockapi.Server, prompts ...string) *liveClient {
+func (p *project) startClaude(api *AnthropicServer, prompts ...string) *liveClient {
 	p.t.Helper()
 	cmd := exec.Command(p.claude, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
 		"--allowedTools", tools)
@@ -99,18 +97,18 @@ func TestRecoverKilledSession(t *testing.T) {
 
 	// The model takes its time, as a real one does: a hook records as the
 	// client only a process that started a second before it (not a wrapper).
-	write := mockapi.Tool("Write", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"})
+	write := AnthropicTool("Write", map[string]any{"file_path": tokenGo, "content": "package auth\n\nfunc Refresh() error { return nil }\n"})
 	write.Delay = 1500 * time.Millisecond
-	dead := mockapi.New(
+	dead := NewAnthropic(
 		write,
-		mockapi.Response{Text: reply, InputTokens: 48000},
-		mockapi.Response{ToolUse: &mockapi.ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 52000},
-		mockapi.Hang(),
+		AnthropicResponse{Text: reply, InputTokens: 48000},
+		AnthropicResponse{ToolUse: &ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 52000},
+		AnthropicHang(),
 	)
 	t.Cleanup(dead.Close)
 	a := p.startClaude(dead, "write the token refresh endpoint", "now build it")
 
-	running := mockapi.New(mockapi.Response{Text: "The README is short.", Delay: 1500 * time.Millisecond}, mockapi.Hang())
+	running := NewAnthropic(AnthropicResponse{Text: "The README is short.", Delay: 1500 * time.Millisecond}, AnthropicHang())
 	t.Cleanup(running.Close)
 	b := p.startClaude(running, "read the README", "and now?")
 
@@ -120,7 +118,7 @@ func TestRecoverKilledSession(t *testing.T) {
 	p.requireOwnClient(a, b)
 	a.kill()
 
-	next := p.runClaude([]mockapi.Response{mockapi.Text("Picking up the build.")}, "-p", "carry on")
+	next := p.runClaude([]AnthropicResponse{AnthropicText("Picking up the build.")}, "-p", "carry on")
 	reqs := modelRequests(next.Requests)
 	if len(reqs) == 0 {
 		t.Fatal("the next session made no model request")
@@ -145,20 +143,20 @@ func TestRecoverKilledInFirstTurn(t *testing.T) {
 	p.initContinuity(workStream, goal)
 	const command = "echo built > build.log"
 	// Tool calls only: the turn never ends, so no Stop hook runs.
-	dead := mockapi.New(
-		mockapi.Tool("Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "auth", "logout.go"), "content": "package auth\n"}),
-		mockapi.Response{ToolUse: &mockapi.ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 31000},
-		mockapi.Hang(),
+	dead := NewAnthropic(
+		AnthropicTool("Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "auth", "logout.go"), "content": "package auth\n"}),
+		AnthropicResponse{ToolUse: &ToolUse{Name: "Bash", Input: map[string]any{"command": command, "description": "build"}}, InputTokens: 31000},
+		AnthropicHang(),
 	)
 	t.Cleanup(dead.Close)
 	a := p.startClaude(dead, "write the logout handler and build")
-	running := mockapi.New(mockapi.Hang())
+	running := NewAnthropic(AnthropicHang())
 	t.Cleanup(running.Close)
 	b := p.startClaude(running, "read the README")
 
 	p.requireOwnClient(a, b)
 	a.kill()
-	next := p.runClaude([]mockapi.Response{mockapi.Text("Picking up.")}, "-p", "carry on")
+	next := p.runClaude([]AnthropicResponse{AnthropicText("Picking up.")}, "-p", "carry on")
 	reqs := modelRequests(next.Requests)
 	if len(reqs) == 0 {
 		t.Fatal("the next session made no model request")

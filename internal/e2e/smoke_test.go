@@ -3,8 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/e2e/mockapi"
 )
 
 // TestHarnessWithRealClient checks the harness itself, without continuity: a
@@ -18,9 +16,9 @@ func TestHarnessWithRealClient(t *testing.T) {
 	p.write(".claude/settings.json", `{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"`+
 		p.dir+`/hook.sh"}]}]}}`)
 
-	s := p.runClaude([]mockapi.Response{
-		mockapi.Tool("Write", map[string]any{"file_path": p.dir + "/out.txt", "content": "written\n"}),
-		mockapi.Text("all done"),
+	s := p.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": p.dir + "/out.txt", "content": "written\n"}),
+		AnthropicText("all done"),
 	}, "-p", "write the file", "--allowedTools", "Write")
 
 	if s.Result != "all done" {

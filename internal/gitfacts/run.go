@@ -167,3 +167,30 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// LogEntry is one commit as Log lists it.
+type LogEntry struct {
+	Hash    string // abbreviated
+	Subject string
+}
+
+// maxLog bounds the commits Log lists.
+const maxLog = 50
+
+// Log lists the commits on the current branch made since the given time
+// (by committer date), oldest first, at most maxLog of them. On a timeout or
+// failure it returns what it read, with an error.
+func Log(ctx context.Context, r Repo, since time.Time) ([]LogEntry, error) {
+	out, err := runGit(ctx, r, "log", "--no-merges", "--format=%h%x00%s", "-n", fmt.Sprint(maxLog), "--since="+since.UTC().Format(time.RFC3339), "HEAD", "--")
+	var entries []LogEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		hash, subject, ok := strings.Cut(line, "\x00")
+		if ok && hash != "" {
+			entries = append(entries, LogEntry{Hash: hash, Subject: subject})
+		}
+	}
+	for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {
+		entries[i], entries[j] = entries[j], entries[i]
+	}
+	return entries, err
+}

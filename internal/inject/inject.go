@@ -13,7 +13,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/config"
+	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
 
@@ -22,10 +22,10 @@ import (
 // host gives the model only a preview.
 const DefaultBudget = 9000
 
-// MaxBudget is the largest budget accepted (config.MaxBudget, where the
+// MaxBudget is the largest budget accepted (workspace.MaxBudget, where the
 // setting is checked): anything at or over a host's 10,000 cliff would be
 // cut off by the host.
-const MaxBudget = config.MaxBudget
+const MaxBudget = workspace.MaxBudget
 
 // Input is what an injection is made from.
 type Input struct {
@@ -50,6 +50,35 @@ type Input struct {
 	Host                string        // the host reading it: a handoff another host wrote names its writer
 	Refresh             bool          // the short refresh after a compaction (goal, now, next)
 	Recovered           []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+	// HandoffFrom says where the handoff was written when another worktree
+	// of the repository wrote it ("worktree ../proj-wt, branch feat/x").
+	HandoffFrom string
+	// LedgerFrom says where goal, now and next come from when another
+	// worktree's ledger of the stream changed them later than this one's.
+	LedgerFrom string
+	// Others are other sessions at work on the stream or its files.
+	Others []Other
+	// Ended are the stream's other sessions that ended since it was last
+	// given to a model (newest first): each gets its line.
+	Ended []EndedSession
+}
+
+// Other is another agent session at work in the repository: on the same
+// stream, or touching the same files.
+type Other struct {
+	Agent    string    // the host's name: claude, codex, …
+	Worktree string    // where, for people: "this worktree" or a path relative to it ("../proj-wt")
+	Branch   string    // "" on a detached HEAD
+	Since    time.Time // its start
+	Stream   bool      // it works on the same stream
+	Files    []string  // files it touched that this stream's ledger names
+}
+
+// EndedSession is another session's handoff, told in one line.
+type EndedSession struct {
+	Meta    handoff.Meta
+	Summary string // the handoff's summary (its first line is shown)
+	Path    string // relative to the repository root
 }
 
 // Recovery is an earlier session of the worktree that ended without a
@@ -176,6 +205,12 @@ func Render(in Input) string {
 	if len(in.Recovered) > 0 {
 		header += "\n" + RecoveredText(in.Recovered)
 	}
+	if in.LedgerFrom != "" && in.Ledger != nil {
+		header += "\n" + sayLedgerFrom(in.LedgerFrom)
+	}
+	if len(in.Others) > 0 {
+		header += "\n" + OthersText(in.Others, in.Now)
+	}
 
 	var blocks []block
 	short := in.Short()
@@ -189,7 +224,7 @@ func Render(in Input) string {
 		)
 		if !short {
 			blocks = append(blocks, block{title: "Constraints", items: l.Constraints, keep: 1, more: "the ledger"})
-			blocks = append(blocks, handoffBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in))
 			var ds []string
 			for _, d := range l.Decisions {
 				s := d.Decision
@@ -213,7 +248,7 @@ func Render(in Input) string {
 		blocks = append(blocks, block{title: "Problem", text: sayProblem(in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
-			blocks = append(blocks, handoffBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in))
 		}
 	}
 
@@ -224,28 +259,97 @@ func Render(in Input) string {
 	for _, f := range footer {
 		fixed += m.size(f) + 1
 	}
+	parts, leftOut := fit(blocks, budget-fixed, m)
 	left := budget - fixed
-	var parts []string
-	for _, b := range blocks {
-		s, ok := b.render(left, m)
-		if !ok {
-			continue
-		}
-		parts = append(parts, s)
-		left -= m.size(s) + 1
+	var leftLine string // continuity's own: after the fence
+	if len(leftOut) > 0 {
+		// Again, with room for the line that says what was left out.
+		reserve := min(leftOutRoom, budget/8)
+		parts, leftOut = fit(blocks, budget-fixed-reserve, m)
+		leftLine = m.truncate(sayLeftOut(leftOut), reserve)
+		left -= m.size(leftLine) + 1
 	}
-	out := header + "\n\n"
+	for _, p := range parts {
+		left -= m.size(p) + 1
+	}
+	var body string
 	if len(parts) > 0 {
 		quoted := strings.Join(parts, "\n")
 		fits := left >= m.size(intro)+1
 		intro, open, end := sayQuoted(nonce(quoted))
 		if fits {
-			out += intro + "\n"
+			body += intro + "\n"
 		}
-		out += open + "\n" + quoted + "\n" + end + "\n\n"
+		body += open + "\n" + quoted + "\n" + end + "\n"
 	}
-	out += strings.Join(footer, "\n")
-	return out
+	if leftLine != "" {
+		body += leftLine + "\n"
+	}
+	out := header + "\n\n"
+	if body != "" {
+		out += body + "\n"
+	}
+	return out + strings.Join(footer, "\n")
+}
+
+// fit renders the blocks that fit in room, in order, and names those left
+// out (with how much they held).
+func fit(blocks []block, room int, m measure) (parts, leftOut []string) {
+	for _, b := range blocks {
+		s, ok := b.render(room, m)
+		if !ok {
+			if n := b.count(); n.positive() && b.title != "" {
+				leftOut = append(leftOut, b.name()+" ("+n.String()+")")
+			}
+			continue
+		}
+		parts = append(parts, s)
+		room -= m.size(s) + 1
+	}
+	return parts, leftOut
+}
+
+// leftOutRoom is kept (at most an eighth of the budget) for the line that
+// names the blocks left out for room: no block is dropped without a word.
+const leftOutRoom = 200
+
+// amount is how much a block holds: items, or runes of text.
+type amount struct{ items, runes int }
+
+func (a amount) String() string {
+	if a.items > 0 {
+		return fmt.Sprintf("%d %s", a.items, plural(a.items, "item"))
+	}
+	return fmt.Sprintf("%d characters", a.runes)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// count is how much b holds; zero when nothing.
+func (b block) count() amount {
+	n := 0
+	for _, it := range b.items {
+		if strings.TrimSpace(it) != "" {
+			n++
+		}
+	}
+	if n > 0 {
+		return amount{items: n}
+	}
+	return amount{runes: utf8.RuneCountInString(strings.TrimSpace(b.text))}
+}
+
+func (a amount) positive() bool { return a.items > 0 || a.runes > 0 }
+
+// name is how the left-out line names b: its title up to a parenthesis.
+func (b block) name() string {
+	t, _, _ := strings.Cut(b.title, " (")
+	return t
 }
 
 func handoffBlock(in Input) block {
@@ -267,11 +371,66 @@ func handoffBlock(in Input) block {
 	}
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
-	text := strings.TrimSpace(clean(h.Sections["Summary"]))
-	if text == "" {
-		text = "(no summary)"
+	if in.HandoffFrom != "" {
+		title += ", " + sayFrom(in.HandoffFrom)
 	}
-	return block{title: title, text: text}
+	summary := strings.TrimSpace(clean(h.Sections["Summary"]))
+	if summary == "" {
+		summary = "(no summary)"
+	}
+	state := strings.TrimSpace(clean(h.Sections["State"]))
+	open := openErrors(clean(h.Sections["Errors"]))
+	if state == "" && len(open) == 0 {
+		return block{title: title, text: summary}
+	}
+	var b strings.Builder
+	if state != "" {
+		b.WriteString(state + "\n")
+	}
+	b.WriteString("- Summary: " + summary)
+	if len(open) > 0 {
+		b.WriteString("\n- Open errors:\n  " + strings.Join(open, "\n  "))
+	}
+	return block{title: title, text: b.String()}
+}
+
+// openErrors are the error lines of a handoff's Errors section that were
+// not resolved later, at most maxOpenErrors of them (the latest), with a
+// line counting the rest.
+func openErrors(section string) []string {
+	var open []string
+	for _, line := range strings.Split(section, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "- ") && !strings.HasSuffix(line, "(resolved: passed later)") {
+			open = append(open, line)
+		}
+	}
+	if n := len(open); n > maxOpenErrors {
+		open = append([]string{fmt.Sprintf("- … %d earlier in the handoff", n-maxOpenErrors)}, open[n-maxOpenErrors:]...)
+	}
+	return open
+}
+
+// maxOpenErrors bounds the open errors the injected handoff repeats.
+const maxOpenErrors = 5
+
+// endedBlock gives each other session that ended since the stream was
+// last given to a model its line: who, when, what its summary opens with.
+func endedBlock(in Input) block {
+	var items []string
+	for _, o := range in.Ended {
+		m := o.Meta
+		if m.Agent == in.Host {
+			m.Agent = ""
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(o.Summary), "\n")
+		line := Byline(m, in.Now)
+		if first != "" {
+			line += ": " + first
+		}
+		items = append(items, line+" ("+o.Path+")")
+	}
+	return block{title: sayEndedTitle(), items: items, keep: 1, more: "the handoffs directory"}
 }
 
 // Tokens renders a count of tokens the way people say it: "812", "153k".

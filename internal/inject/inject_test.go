@@ -182,3 +182,53 @@ func TestBylineFuture(t *testing.T) {
 		t.Errorf("Byline = %q", got)
 	}
 }
+
+// TestRenderHandoffState: the model is given the handoff's state (task,
+// plan, checks, commits) and its open errors, not only its summary; the
+// resolved ones are not repeated.
+func TestRenderHandoffState(t *testing.T) {
+	in := input(bigLedger(2), "startup", 9000)
+	in.Handoff.Sections["State"] = "- Task: Logout endpoint\n- Plan:\n  - [x] Refresh\n  - [ ] Logout (in progress)\n- Checks:\n  - `go test ./...`: failed (TestLogout)\n- Commits:\n  - `4f3c2b1` Add refresh"
+	in.Handoff.Sections["Errors"] = "- `go vet ./...`: exit 1: x (resolved: passed later)\n- `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"
+	out := Render(in)
+	for _, want := range []string{"- Task: Logout endpoint\n", "  - [ ] Logout (in progress)\n", "`go test ./...`: failed (TestLogout)", "`4f3c2b1` Add refresh",
+		"- Summary: Wrote the refresh endpoint", "- Open errors:\n    - `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "go vet") {
+		t.Errorf("a resolved error was given as open:\n%s", out)
+	}
+}
+
+// TestRenderSaysWhatItLeftOut: with a long next, blocks that no longer fit
+// are named, never dropped silently (30 decisions were, once).
+func TestRenderSaysWhatItLeftOut(t *testing.T) {
+	l := bigLedger(30)
+	for i := range 200 {
+		l.Next = append(l.Next, fmt.Sprintf("a long next step %03d %s", i, strings.Repeat("n", 60)))
+	}
+	out := Render(input(l, "startup", 4000))
+	if !strings.Contains(out, "Left out for room (in the files below): ") || !strings.Contains(out, "Decisions (30 items)") {
+		t.Errorf("the decisions were dropped without a word:\n%s", out)
+	}
+	if Length(out) > 4000 {
+		t.Errorf("over budget: %d", Length(out))
+	}
+}
+
+// TestRenderEnded: each other session since the stream was last given to
+// a model gets its line.
+func TestRenderEnded(t *testing.T) {
+	in := input(bigLedger(2), "startup", 9000)
+	in.Ended = []EndedSession{
+		{Meta: handoff.Meta{Event: "session-end", Agent: "codex", Author: "Ana", Created: now.Add(-time.Hour)}, Summary: "Picking up.\nmore", Path: "thoughts/shared/handoffs/auth/b.md"},
+		{Meta: handoff.Meta{Event: "session-end", Created: now.Add(-2 * time.Hour)}, Summary: "What is 2+2? It is 4.", Path: "thoughts/shared/handoffs/auth/a.md"},
+	}
+	out := Render(in)
+	want := "Other sessions since this stream was last given to a model:\n- session-end from Codex by Ana, 1 h ago: Picking up. (thoughts/shared/handoffs/auth/b.md)\n- session-end, 2 h ago: What is 2+2? It is 4. (thoughts/shared/handoffs/auth/a.md)"
+	if !strings.Contains(out, want) {
+		t.Errorf("missing\n%s\nin\n%s", want, out)
+	}
+}

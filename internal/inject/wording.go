@@ -1,6 +1,13 @@
 package inject
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/agent"
+)
 
 // The wording of the context continuity injects when a session starts (and
 // of the short refresh after a compaction the host reports before a
@@ -146,3 +153,58 @@ func sayClaimedAuthor(claimed string) string {
 	}
 	return " (per git; the file says " + claimed + ")"
 }
+
+// sayFrom attributes something written in another worktree.
+func sayFrom(where string) string { return "from " + where }
+
+// sayLedgerFrom says that goal, now and next below come from another
+// worktree's copy of the ledger, changed there later.
+func sayLedgerFrom(where string) string {
+	return "Goal, now and next below are from this stream's ledger in " + where + " (changed there after this worktree's copy)."
+}
+
+// maxOthers is how many other sessions the injected context names: one or
+// two lines, whatever the number at work.
+const maxOthers = 2
+
+// OthersText says which other sessions are at work on the stream or its
+// files, in one line each (at most maxOthers, then how many more).
+func OthersText(others []Other, now time.Time) string {
+	var lines []string
+	for i, o := range others {
+		if i == maxOthers {
+			lines[len(lines)-1] += fmt.Sprintf(" (and %d more: `continuity status`)", len(others)-maxOthers)
+			break
+		}
+		s := "Also at work: " + agent.TitleOf(o.Agent) + " in " + o.Worktree
+		if o.Branch != "" {
+			s += " (branch " + o.Branch + ")"
+		}
+		if o.Stream {
+			s += " has worked on this stream"
+		} else {
+			s += " has been at work"
+		}
+		if !o.Since.IsZero() && !now.IsZero() {
+			s += " for " + Age(now.Sub(o.Since))
+		}
+		if len(o.Files) > 0 {
+			fs := o.Files
+			if len(fs) > 3 {
+				fs = append(fs[:3:3], fmt.Sprintf("%d more", len(o.Files)-3))
+			}
+			s += "; it touched " + strings.Join(fs, ", ")
+		}
+		lines = append(lines, s+".")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sayLeftOut names the blocks left out for room.
+func sayLeftOut(blocks []string) string {
+	return "Left out for room (in the files below): " + strings.Join(blocks, ", ") + "."
+}
+
+// sayEndedTitle heads the lines of the other sessions that ended since
+// the stream was last given to a model.
+func sayEndedTitle() string { return "Other sessions since this stream was last given to a model" }

@@ -120,7 +120,9 @@ func Gone(id Identity) bool {
 var passThrough = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
 	"ksh": true, "mksh": true, "ash": true, "busybox": true, "tcsh": true, "csh": true,
 	"env": true, "timeout": true, "nice": true, "nohup": true, "stdbuf": true, "time": true, "setsid": true,
-	"ionice": true, "chrt": true, "taskset": true, "flock": true, "sudo": true, "doas": true, "xargs": true}
+	"ionice": true, "chrt": true, "taskset": true, "flock": true, "sudo": true, "doas": true, "xargs": true,
+	// Windows (names without ".exe"): Copilot runs hooks in PowerShell.
+	"cmd": true, "powershell": true, "pwsh": true}
 
 // minAge is how long before the hook the client must have started: a
 // wrapper this package does not know by name (npx, a script) starts just

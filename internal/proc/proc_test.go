@@ -12,6 +12,10 @@ import (
 // TestMain lets the test binary stand in for a hook: with PROC_TEST_CLIENT
 // set it prints the Client it finds and exits.
 func TestMain(m *testing.M) {
+	if os.Getenv("PROC_TEST_SLEEP") == "1" {
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
 	if os.Getenv("PROC_TEST_CLIENT") == "1" {
 		minAge = 0 // the test process started just before: see TestClientWalk for the age
 		id, _, err := Client()
@@ -25,6 +29,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// child is the test binary run again as a process that sleeps a minute
+// (sleep: true), or exits at once: no sleep(1) or true(1) on Windows.
+func child(t *testing.T, sleep bool) *exec.Cmd {
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^$")
+	if sleep {
+		cmd.Env = append(os.Environ(), "PROC_TEST_SLEEP=1")
+	}
+	return cmd
+}
+
 func needSupport(t *testing.T) {
 	if !Supported {
 		t.Skip("process identity is not supported here")
@@ -35,7 +53,7 @@ func needSupport(t *testing.T) {
 // not once it was killed and reaped.
 func TestKilledChildNotAlive(t *testing.T) {
 	needSupport(t)
-	cmd := exec.Command("sleep", "60")
+	cmd := child(t, true)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +99,9 @@ func TestOtherStartNotAlive(t *testing.T) {
 // shells that do not exec it: the client is this test process, not a shell.
 func TestClientThroughShells(t *testing.T) {
 	needSupport(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh here")
+	}
 	bin, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +128,29 @@ func TestClientThroughShells(t *testing.T) {
 		if got != self {
 			t.Errorf("%s: client %v, want this test process %v", script, got, self)
 		}
+	}
+}
+
+// TestClientIsParent runs the test binary as a hook run directly (as
+// Windows clients run a hook's .exe): the client is this test process.
+func TestClientIsParent(t *testing.T) {
+	needSupport(t)
+	self, err := Of(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := child(t, false)
+	cmd.Env = append(os.Environ(), "PROC_TEST_CLIENT=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got Identity
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%q", out)
+	}
+	if got != self {
+		t.Errorf("client %v, want this test process %v", got, self)
 	}
 }
 
@@ -192,7 +236,7 @@ func TestOtherNamespaceNotGone(t *testing.T) {
 	if Here() == "" {
 		t.Skip("this system does not say where its PIDs mean something")
 	}
-	cmd := exec.Command("true")
+	cmd := child(t, false)
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,10 @@
 // ledger stays a symlink. With [Options.Root] set, a target that resolves
 // outside the root is refused, for reads as for writes.
 //
-// The package relies on POSIX rename, link and flock semantics (as renameio
-// does) and builds on Unix-like systems only.
+// On Unix it relies on POSIX rename, link and flock semantics (renameio
+// writes the temporary files). On Windows (platform_windows.go) the
+// replace is MoveFileEx's, retried while another program holds the target
+// open; the locks are LockFileEx's, which Windows enforces; reads open the
+// last element without following a reparse point; and a file's identity
+// there is its size and times (no inode).
 package safefile

@@ -78,6 +78,14 @@ func acquire(path string, mode lockMode) (lock *flock.Flock, ok bool, err error)
 // release removes the lock file at path and then lets the lock go; the
 // caller holds the lock (from acquire). Only for a stale one prune removes.
 func release(lock *flock.Flock) {
+	if !removeOpenFiles {
+		// Windows removes no file that is open: let the lock go (closing
+		// it) first. A writer that opened the file meanwhile keeps it
+		// from being removed, and one that opens it later finds it gone.
+		_ = lock.Unlock()
+		_ = os.Remove(lock.Path())
+		return
+	}
 	_ = os.Remove(lock.Path())
 	_ = lock.Unlock()
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestLockRemovedNeverLetsTwoIn: writers that remove the lock file as they
@@ -18,7 +20,7 @@ import (
 // A plain flock of the path (acquire without its check that the path
 // still names the file locked) lets two in within a few hundred rounds.
 func TestLockRemovedNeverLetsTwoIn(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.lock")
+	path := filepath.Join(testkit.TempDir(t), "x.lock")
 	var inside, most, rounds atomic.Int32
 	var wg sync.WaitGroup
 	for range 8 {
@@ -52,7 +54,7 @@ func TestLockRemovedNeverLetsTwoIn(t *testing.T) {
 // lock only on a file that is there: a path gone since it was listed is
 // reported not locked, and no lock file is made for it.
 func TestLockExistingCreatesNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "gone.lock")
+	path := filepath.Join(testkit.TempDir(t), "gone.lock")
 	l, ok, err := acquire(path, lockExisting)
 	if err != nil || ok || l != nil {
 		t.Fatalf("acquire of a missing file: %v, %v, %v; want not locked, no error", l, ok, err)

@@ -2,7 +2,6 @@ package safefile_test
 
 import (
 	"os"
-	"syscall"
 	"testing"
 )
 
@@ -10,7 +9,7 @@ import (
 // binary is re-executed as a helper process (SAFEFILE_HELPER set), runs
 // that helper instead of the tests.
 func TestMain(m *testing.M) {
-	syscall.Umask(0o022)
+	setUmask()
 	if role := os.Getenv("SAFEFILE_HELPER"); role != "" {
 		os.Exit(runHelper(role))
 	}

@@ -6,32 +6,35 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/continuity-md/continuity/internal/testkit"
+
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 func TestMkdirAllStaysInsideRoot(t *testing.T) {
+	needUnix(t, "symlinks")
 	for name, plant := range map[string]func(root, outside string) string{
 		"first part a symlink out": func(root, outside string) string {
-			mustDo(t, os.Symlink(outside, filepath.Join(root, "thoughts")))
+			symlink(t, outside, filepath.Join(root, "thoughts"))
 			return filepath.Join(root, "thoughts", "shared", "handoffs", "x")
 		},
 		"deeper part a symlink out": func(root, outside string) string {
 			mustDo(t, os.MkdirAll(filepath.Join(root, "thoughts", "shared"), 0o755))
-			mustDo(t, os.Symlink(outside, filepath.Join(root, "thoughts", "shared", "handoffs")))
+			symlink(t, outside, filepath.Join(root, "thoughts", "shared", "handoffs"))
 			return filepath.Join(root, "thoughts", "shared", "handoffs", "x")
 		},
 		"relative symlink climbing out": func(root, outside string) string {
 			rel, _ := filepath.Rel(root, outside)
-			mustDo(t, os.Symlink(rel, filepath.Join(root, "thoughts")))
+			symlink(t, rel, filepath.Join(root, "thoughts"))
 			return filepath.Join(root, "thoughts", "ledgers")
 		},
 		"dangling symlink out": func(root, outside string) string {
-			mustDo(t, os.Symlink(filepath.Join(outside, "not-yet"), filepath.Join(root, "thoughts")))
+			symlink(t, filepath.Join(outside, "not-yet"), filepath.Join(root, "thoughts"))
 			return filepath.Join(root, "thoughts", "ledgers")
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			root, outside := t.TempDir(), t.TempDir()
+			root, outside := testkit.TempDir(t), testkit.TempDir(t)
 			dir := plant(root, outside)
 			err := safefile.MkdirAll(dir, root, 0o755)
 			if !errors.Is(err, safefile.ErrOutsideRoot) {
@@ -43,9 +46,9 @@ func TestMkdirAllStaysInsideRoot(t *testing.T) {
 		})
 	}
 	t.Run("inside, through a symlink that stays inside", func(t *testing.T) {
-		root := t.TempDir()
+		root := testkit.TempDir(t)
 		mustDo(t, os.MkdirAll(filepath.Join(root, "real"), 0o755))
-		mustDo(t, os.Symlink("real", filepath.Join(root, "thoughts")))
+		symlink(t, "real", filepath.Join(root, "thoughts"))
 		if err := safefile.MkdirAll(filepath.Join(root, "thoughts", "a", "b"), root, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -60,4 +63,11 @@ func mustDo(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// symlink makes newname a symlink to oldname (see needUnix on Windows).
+func symlink(t *testing.T, oldname, newname string) {
+	t.Helper()
+	needUnix(t, "symlinks")
+	mustDo(t, os.Symlink(oldname, newname))
 }

@@ -4,24 +4,25 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 func TestOpenRegularRefusesWhatCouldBlock(t *testing.T) {
-	dir, other := t.TempDir(), t.TempDir()
+	dir, other := testkit.TempDir(t), testkit.TempDir(t)
 	good := filepath.Join(dir, "t.jsonl")
 	mustDo(t, os.WriteFile(good, []byte("{}\n"), 0o644))
 	elsewhere := filepath.Join(other, "t.jsonl")
 	mustDo(t, os.WriteFile(elsewhere, []byte("{}\n"), 0o644))
 	fifo := filepath.Join(dir, "fifo")
-	mustDo(t, syscall.Mkfifo(fifo, 0o644))
+	mkfifo(t, fifo)
 	link := func(name, to string) string {
 		p := filepath.Join(dir, name)
-		mustDo(t, os.Symlink(to, p))
+		symlink(t, to, p)
 		return p
 	}
 	for _, c := range []struct {
@@ -67,13 +68,12 @@ func TestOpenRegularRefusesWhatCouldBlock(t *testing.T) {
 // regular but whose reading never ends or changes as it goes; Read refuses
 // them, named directly or through a symlink (a committed one, say).
 func TestReadRefusesKernelFiles(t *testing.T) {
+	needUnix(t, "/proc")
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc here")
 	}
-	link := filepath.Join(t.TempDir(), "settings.json")
-	if err := os.Symlink("/proc/self/status", link); err != nil {
-		t.Fatal(err)
-	}
+	link := filepath.Join(testkit.TempDir(t), "settings.json")
+	symlink(t, "/proc/self/status", link)
 	for _, path := range []string{"/proc/self/status", link} {
 		if _, err := safefile.Read(path, safefile.Options{}); !errors.Is(err, safefile.ErrPseudoFile) {
 			t.Errorf("Read(%s): %v, want ErrPseudoFile", path, err)

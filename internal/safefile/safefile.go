@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
 )
 
 // ErrNoChange may be returned by an Update function to skip the write.
@@ -111,12 +110,12 @@ func Update(path string, opts Options, fn func(old []byte) ([]byte, error)) erro
 		if err != nil {
 			return err
 		}
-		perm := renameio.WithPermissions(newFilePerm)
+		perm := permission{mode: newFilePerm}
 		if old != nil {
 			if bytes.Equal(old, data) {
 				return nil
 			}
-			perm = renameio.WithStaticPermissions(fi.Mode().Perm())
+			perm = permission{mode: fi.Mode().Perm(), exact: true}
 		}
 		if opts.NoSync {
 			err = w.replaceNoSync(data, fi)
@@ -141,6 +140,27 @@ const (
 	minAttempts = 8
 	retryFor    = time.Second
 )
+
+// permission is the mode a temporary file gets: mode less the umask, or
+// exactly mode (an existing target's bits, kept). Windows keeps no Unix
+// modes: there it is not applied (see newTemp).
+type permission struct {
+	mode  fs.FileMode
+	exact bool
+}
+
+// tempFile is a temporary file being written, to be put in place of its
+// target by name (renameio's PendingFile on Unix; see newTemp).
+type tempFile interface {
+	io.Writer
+	Sync() error
+	// Close closes the file; its name stays until Cleanup.
+	Close() error
+	// Name is the temporary file's path.
+	Name() string
+	// Cleanup closes the file if open and removes whatever is at its name.
+	Cleanup() error
+}
 
 // errChanged says the target changed between the read and the rename.
 var errChanged = errors.New("changed by another program")
@@ -265,7 +285,7 @@ func readRegular(path string, max int64) ([]byte, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%s is %s: %w", path, kind(fi.Mode()), ErrNotRegular)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openNoFollow(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -449,11 +469,11 @@ func (w *writer) tempDirs() []string {
 // replace atomically replaces the target with data. If by then the target
 // is no longer the file described by was (nil: it did not exist), nothing is
 // written and the error is errChanged.
-func (w *writer) replace(data []byte, perm renameio.Option, was fs.FileInfo) error {
+func (w *writer) replace(data []byte, perm permission, was fs.FileInfo) error {
 	var err error
 	for _, dir := range w.tempDirs() {
 		err = replaceVia(dir, w.target, data, perm, was)
-		if !errors.Is(err, syscall.EXDEV) {
+		if !crossDevice(err) {
 			break
 		}
 	}
@@ -501,8 +521,8 @@ func (w *writer) noSyncTemp() string {
 	return filepath.Join(w.dir, "."+filepath.Base(w.target)+"0")
 }
 
-func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.FileInfo) error {
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(dir), perm)
+func replaceVia(dir, target string, data []byte, perm permission, was fs.FileInfo) error {
+	pf, err := newTemp(target, dir, perm)
 	if err != nil {
 		return err
 	}
@@ -515,7 +535,7 @@ func replaceVia(dir, target string, data []byte, perm renameio.Option, was fs.Fi
 	if err := pf.Sync(); err != nil {
 		return err
 	}
-	if err := pf.File.Close(); err != nil {
+	if err := pf.Close(); err != nil {
 		return err
 	}
 	return install(pf.Name(), target, was)
@@ -555,7 +575,7 @@ func install(tmp, target string, was fs.FileInfo) error {
 	if !unchanged(target, was) {
 		return errChanged
 	}
-	return os.Rename(tmp, target)
+	return replaceFile(tmp, target)
 }
 
 // sameVersion reports whether now is still the version of a file described
@@ -582,7 +602,7 @@ func (w *writer) create(data []byte) error {
 	var err error
 	for _, dir := range w.tempDirs() {
 		err = linkVia(dir, w.target, data)
-		if !errors.Is(err, syscall.EXDEV) {
+		if !crossDevice(err) {
 			break
 		}
 	}
@@ -598,7 +618,7 @@ func (w *writer) create(data []byte) error {
 }
 
 func linkVia(dir, target string, data []byte) error {
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(dir), renameio.WithPermissions(newFilePerm))
+	pf, err := newTemp(target, dir, permission{mode: newFilePerm})
 	if err != nil {
 		return err
 	}
@@ -640,19 +660,4 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		_ = d.Close()
 	}
-}
-
-// sameDevice reports whether a and b are on one file system (device).
-func sameDevice(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	if err != nil {
-		return false
-	}
-	sa, ok1 := fa.Sys().(*syscall.Stat_t)
-	sb, ok2 := fb.Sys().(*syscall.Stat_t)
-	return ok1 && ok2 && sa.Dev == sb.Dev
 }

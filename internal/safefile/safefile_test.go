@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/continuity-md/continuity/internal/testkit"
+
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -20,7 +22,7 @@ import (
 // elsewhere, as in the program (the lock dir is under .git).
 func setup(t *testing.T) (dir string, opts safefile.Options) {
 	t.Helper()
-	base := t.TempDir()
+	base := testkit.TempDir(t)
 	dir = filepath.Join(base, "work")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -109,7 +111,7 @@ func TestUpdateNewFile(t *testing.T) {
 		t.Fatalf("content %q", s)
 	}
 	fi, _ := os.Stat(path)
-	if fi.Mode().Perm() != 0o644 { // TestMain sets umask 022
+	if unixModes && fi.Mode().Perm() != 0o644 { // TestMain sets umask 022
 		t.Fatalf("new file mode %v, want 0644", fi.Mode().Perm())
 	}
 	// Nothing but the file beside it: the lock lives in LockDir.
@@ -130,7 +132,7 @@ func TestUpdateNewFile(t *testing.T) {
 	if tmps, _ := filepath.Glob(filepath.Join(opts.LockDir, "tmp", "*")); len(tmps) != 0 {
 		t.Fatalf("temporary directories %v, want none", tmps)
 	}
-	if fi, err := os.Stat(opts.LockDir); err != nil || fi.Mode().Perm() != 0o700 {
+	if fi, err := os.Stat(opts.LockDir); err != nil || unixModes && fi.Mode().Perm() != 0o700 {
 		t.Fatalf("lock dir: %v %v", fi, err)
 	}
 }
@@ -151,6 +153,7 @@ func TestUpdateEmptyFileIsNotNil(t *testing.T) {
 }
 
 func TestUpdateKeepsPermissions(t *testing.T) {
+	needUnix(t, "permission bits")
 	for _, perm := range []fs.FileMode{0o600, 0o640, 0o755, 0o444} {
 		t.Run(perm.String(), func(t *testing.T) {
 			dir, opts := setup(t)
@@ -181,13 +184,9 @@ func TestUpdateSymlinkWritesTarget(t *testing.T) {
 	}
 	write(t, real, "one\n", 0o600)
 	link := filepath.Join(dir, "link.md")
-	if err := os.Symlink("notes/real.md", link); err != nil { // relative
-		t.Fatal(err)
-	}
+	symlink(t, "notes/real.md", link)       // relative
 	link2 := filepath.Join(dir, "link2.md") // a link to the link
-	if err := os.Symlink(link, link2); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, link, link2)
 	if err := safefile.Update(link2, opts, appendLine("two")); err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +209,7 @@ func TestUpdateSymlinkWritesTarget(t *testing.T) {
 func TestUpdateDanglingSymlinkCreatesTarget(t *testing.T) {
 	dir, opts := setup(t)
 	link := filepath.Join(dir, "link.md")
-	if err := os.Symlink("real.md", link); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, "real.md", link)
 	if err := safefile.Update(link, opts, appendLine("x")); err != nil {
 		t.Fatal(err)
 	}
@@ -227,19 +224,15 @@ func TestUpdateDanglingSymlinkCreatesTarget(t *testing.T) {
 func TestSymlinkLoop(t *testing.T) {
 	dir, opts := setup(t)
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	if err := os.Symlink("b", a); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("a", b); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, "b", a)
+	symlink(t, "a", b)
 	if err := safefile.Update(a, opts, appendLine("x")); !errors.Is(err, syscall.ELOOP) {
 		t.Fatalf("Update on a loop: %v, want ELOOP", err)
 	}
 }
 
 func TestOutsideRoot(t *testing.T) {
-	base := t.TempDir()
+	base := testkit.TempDir(t)
 	rootReal := filepath.Join(base, "repo")
 	outside := filepath.Join(base, "secret")
 	for _, d := range []string{rootReal, outside} {
@@ -249,15 +242,11 @@ func TestOutsideRoot(t *testing.T) {
 	}
 	// The root is given through a symlink, as a checkout reached by a link.
 	rootLink := filepath.Join(base, "repo-link")
-	if err := os.Symlink(rootReal, rootLink); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, rootReal, rootLink)
 	secret := filepath.Join(outside, "id")
 	write(t, secret, "private\n", 0o600)
 	evil := filepath.Join(rootReal, "ledger.md")
-	if err := os.Symlink(secret, evil); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, secret, evil)
 	opts := safefile.Options{LockDir: filepath.Join(base, "locks"), Root: rootLink}
 
 	called := false
@@ -347,9 +336,7 @@ func TestNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	for _, p := range []string{sub, fifo, "/dev/null"} {
 		called := false
 		err := safefile.Update(p, opts, func([]byte) ([]byte, error) {
@@ -479,7 +466,7 @@ func TestCreate(t *testing.T) {
 	if err := safefile.Create(path, []byte("first\n"), opts); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+	if fi, _ := os.Stat(path); unixModes && fi.Mode().Perm() != 0o644 {
 		t.Fatalf("mode %v", fi.Mode().Perm())
 	}
 	err := safefile.Create(path, []byte("second\n"), opts)
@@ -491,9 +478,7 @@ func TestCreate(t *testing.T) {
 	}
 	// A dangling symlink is a name taken too.
 	link := filepath.Join(dir, "link.md")
-	if err := os.Symlink("nowhere.md", link); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, "nowhere.md", link)
 	if err := safefile.Create(link, []byte("x"), opts); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("Create over a dangling link: %v", err)
 	}
@@ -550,8 +535,9 @@ func TestCrossDevice(t *testing.T) {
 		t.Skipf("no /dev/shm: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(other) })
-	var a, b syscall.Stat_t
-	if syscall.Stat(other, &a) != nil || syscall.Stat(dir, &b) != nil || a.Dev == b.Dev {
+	if fo, err := os.Stat(other); err != nil {
+		t.Skip(err)
+	} else if fd, err := os.Stat(dir); err != nil || deviceOf(fo) == deviceOf(fd) {
 		t.Skip("/dev/shm is on the test directory's file system")
 	}
 	opts := safefile.Options{LockDir: filepath.Join(other, "locks")}

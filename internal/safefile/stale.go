@@ -114,8 +114,15 @@ func removeStaleTargetDir(lockDir, id string, cutoff time.Time, dryRun bool) ([]
 	if dryRun {
 		return append(files, dir), nil
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("remove temporary files %s: %w", dir, err)
+	// Entry by entry, not os.RemoveAll: the directory holds only files,
+	// and Wine (where CI runs the Windows tests) cannot RemoveAll.
+	for _, f := range append(files[:len(files):len(files)], dir) {
+		if f == lockPath {
+			continue // release removes it, after letting it go where need be
+		}
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("remove temporary files %s: %w", dir, err)
+		}
 	}
 	return append(files, dir), nil
 }

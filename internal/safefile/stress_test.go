@@ -132,7 +132,7 @@ func editor(path, lockPath string, n int) error {
 			err = os.WriteFile(tmp, fmt.Appendf(old, "- editor E-%d\n", k), 0o644)
 		}
 		if err == nil {
-			err = os.Rename(tmp, path)
+			err = renameOver(tmp, path)
 		}
 		if unlock != nil {
 			unlock()
@@ -207,7 +207,7 @@ func TestConcurrentAppends(t *testing.T) {
 	if len(seen) != procs*each+1 || !strings.HasPrefix(string(src), "# ledger\n") {
 		t.Errorf("file has %d distinct lines, want %d and the heading first", len(seen), procs*each+1)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+	if fi, _ := os.Stat(path); unixModes && fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v after rewrites, want 0640", fi.Mode().Perm())
 	}
 	if got := names(t, dir); fmt.Sprint(got) != "[ledger.md]" {
@@ -244,7 +244,7 @@ func TestCrashMidWrite(t *testing.T) {
 		}
 		err := cmd.Wait()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != -1 {
+		if !errors.As(err, &ee) || ee.ExitCode() != killedExitCode || stderr.Len() > 0 {
 			t.Fatalf("kill %d: writer ended on its own (%v): %s", k, err, stderr.Bytes())
 		}
 		src, err := safefile.Read(path, opts)
@@ -353,12 +353,16 @@ func TestEditorAndAppenders(t *testing.T) {
 	})
 
 	t.Run("editor without the lock", func(t *testing.T) {
+		// Windows has no swap: the check comes just before the rename, and
+		// under Wine, where every call goes through its server, an editor's
+		// save lands in between often enough (6 of 100 lost, 2026-11-26).
+		needUnix(t, "an atomic swap (renameat2, renamex_np)")
 		dir, opts := setup(t)
 		path := filepath.Join(dir, "ledger.md")
 		if err := safefile.Update(path, opts, appendLine("# ledger")); err != nil {
 			t.Fatal(err)
 		}
-		done := filepath.Join(t.TempDir(), "editor-done")
+		done := filepath.Join(testkit.TempDir(t), "editor-done")
 		const procs, post, saves = 4, 15, 100
 		ed := helper("editor", "SAFEFILE_FILE="+path, fmt.Sprint("SAFEFILE_N=", saves))
 		ed.Stderr = os.Stderr

@@ -50,3 +50,17 @@ func Long(t testing.TB) {
 		t.Skip("a long test: set " + LongEnv + "=1 (script/test does)")
 	}
 }
+
+// Sample is items whole when the long tests are on, and otherwise about n
+// of them spread evenly (the first and the last among them): a quick run
+// still meets every part of a corpus's range.
+func Sample[T any](items []T, n int) []T {
+	if !Short() || n <= 1 || len(items) <= n {
+		return items
+	}
+	out := make([]T, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, items[i*(len(items)-1)/(n-1)])
+	}
+	return out
+}

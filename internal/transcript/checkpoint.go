@@ -18,7 +18,7 @@ import (
 
 // checkpointVersion changes when a Checkpoint or a decoder's state changes
 // shape; a checkpoint of another version is not resumed from.
-const checkpointVersion = 1
+const checkpointVersion = 2
 
 // Checkpoint is where reading a session's transcript stopped and what the
 // decoder had gathered by then, so that a later hook reads only what was
@@ -156,7 +156,7 @@ func (m Mark) same() bool {
 	if fi.Size() < m.Offset || fi.Size() < m.Size {
 		return false
 	}
-	if dev, ino, ok := fileID(fi); ok && m.Ino != 0 && (dev != m.Dev || ino != m.Ino) {
+	if dev, ino := safefile.FileID(fi); ino != 0 && m.Ino != 0 && (dev != m.Dev || ino != m.Ino) {
 		return false
 	}
 	head, err := hashHead(f, m.HeadLen)
@@ -186,7 +186,7 @@ func readOne(path string, from Mark, d Decoder, deadline time.Time) (Mark, strea
 		Lines:   from.Lines + res.lines,
 		Skipped: from.Skipped + res.skipped,
 	}
-	m.Dev, m.Ino, _ = fileID(fi)
+	m.Dev, m.Ino = safefile.FileID(fi)
 	m.HeadLen = int(min(m.Offset, headBytes))
 	if m.Head, err = hashHead(f, m.HeadLen); err != nil {
 		return Mark{}, streamResult{}, err

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
+
 	"github.com/continuity-md/continuity/handoff"
 )
 
@@ -26,7 +28,7 @@ func (d *lineDecoder) Facts() *handoff.Facts {
 }
 
 func TestReadFromAppends(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	path := filepath.Join(dir, "t.jsonl")
 	os.WriteFile(path, []byte("a\nb\nc-being-writ"), 0o644)
 	f, cp, err := ReadFrom([]string{path}, &lineDecoder{}, nil, time.Time{})
@@ -58,7 +60,7 @@ func TestReadFromAppends(t *testing.T) {
 }
 
 func TestCheckpointFileSafe(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	cp := &Checkpoint{Version: checkpointVersion, State: json.RawMessage(`{"x":1}`)}
 	if err := SaveCheckpoint(dir, "../../etc/passwd", cp); err != nil {
 		t.Fatal(err)
@@ -80,7 +82,7 @@ func TestCheckpointFileSafe(t *testing.T) {
 }
 
 func TestReadFilesMissingSubfile(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	main := filepath.Join(dir, "t.jsonl")
 	os.WriteFile(main, []byte("a\n"), 0o644)
 	f, err := ReadFiles([]string{main, filepath.Join(dir, "gone.jsonl")}, &lineDecoder{})

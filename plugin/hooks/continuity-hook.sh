@@ -51,6 +51,6 @@ if command -v continuity >/dev/null 2>&1; then
 fi
 cat >/dev/null
 if [ "$1" = SessionStart ]; then
-	printf '%s\n' '{"systemMessage":"continuity plugin: the continuity binary is not on PATH, so no ledger or handoff is loaded or written. Install it with: go install github.com/continuity-md/continuity/cmd/continuity@latest"}'
+	printf '%s\n' '{"systemMessage":"continuity plugin: the continuity binary is not on PATH, so no ledger or handoff is loaded or written. Install it with one of: npm install -g @continuity-md/continuity; brew install continuity-md/tap/continuity; an archive from https://github.com/continuity-md/continuity/releases (continuity or continuity.exe on PATH); go install github.com/continuity-md/continuity/cmd/continuity@latest"}'
 fi
 exit 0

@@ -45,8 +45,8 @@ func benchmarkLatest(b *testing.B, n int) {
 	}
 }
 
-func BenchmarkLatest2000(b *testing.B)  { benchmarkLatest(b, 2000) }
-func BenchmarkLatest10000(b *testing.B) { benchmarkLatest(b, 10000) }
+func BenchmarkLatest2000(b *testing.B)   { benchmarkLatest(b, 2000) }
+func BenchmarkLatest100000(b *testing.B) { benchmarkLatest(b, 100000) }
 
 // benchInput is a session-start input from the recorded session: a ledger
 // with some history and a handoff built from the transcript.

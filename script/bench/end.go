@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	agent1 "github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/project"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // newBytes is what a session appended since its last hook when it ends.
@@ -64,11 +64,11 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 	// The session's last hook before its end, untimed: it leaves the
 	// checkpoint each timed end starts from. It reads within its own
 	// deadline; it is run again until it has read everything.
-	p, err := project.Open(repo)
+	p, err := workspace.Open(repo)
 	if err != nil {
 		return nil, err
 	}
-	state := filepath.Join(p.StateDir, "transcripts")
+	state := p.Local.TranscriptDir()
 	last := sessionID(7, 0)
 	var cp *transcript.Checkpoint
 	for try := 0; ; try++ {

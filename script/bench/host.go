@@ -10,7 +10,8 @@ import (
 
 	agent1 "github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/project"
+	"github.com/continuity-md/continuity/internal/localstate"
+	"github.com/continuity-md/continuity/internal/workspace"
 )
 
 // The bench plays one host; its payloads, event names and transcripts come
@@ -113,9 +114,9 @@ const openSessions = 3
 // endSession records that agent session id of the repository in dir
 // ended, as its end event's hook records it.
 func endSession(dir, id string) error {
-	p, err := project.Open(dir)
+	p, err := workspace.Open(dir)
 	if err != nil {
 		return err
 	}
-	return p.UpdateSession(id, time.Now(), func(s *project.Session) { s.Ended = true })
+	return p.Local.UpdateSession(id, time.Now(), func(s *localstate.Session) { s.Ended = true })
 }

@@ -89,18 +89,18 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 	if err := os.MkdirAll(hdir, 0o755); err != nil {
 		return err
 	}
+	meta := handoff.Meta{Session: activeStream, Event: "pre-compact", Trigger: "auto",
+		Branch: "main", Commit: "0123456789abcdef0123456789abcdef01234567", Version: "bench"}
+	h := handoff.Build(meta, facts, active)
+	h.LedgerPath = "thoughts/ledgers/CONTINUITY_" + activeStream + ".md"
 	for i := range handoffs {
-		created := now.Add(time.Duration(i-handoffs) * 17 * time.Minute)
-		id := fmt.Sprintf("%08x-0000-4000-8000-000000000000", i)
-		meta := handoff.Meta{Session: activeStream, Created: created, Event: "pre-compact", Trigger: "auto",
-			AgentSession: id, Branch: "main", Commit: "0123456789abcdef0123456789abcdef01234567", Version: "bench"}
-		h := handoff.Build(meta, facts, active)
-		h.LedgerPath = "thoughts/ledgers/CONTINUITY_" + activeStream + ".md"
+		h.Created = now.Add(time.Duration(i-handoffs) * 17 * time.Minute)
+		h.AgentSession = fmt.Sprintf("%08x-0000-4000-8000-000000000000", i)
 		body, err := handoff.Render(h, "")
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(hdir, handoff.FileName(created, meta.Event, id)), body, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(hdir, handoff.FileName(h.Created, h.Event, h.AgentSession)), body, 0o644); err != nil {
 			return err
 		}
 	}

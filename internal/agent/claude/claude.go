@@ -44,10 +44,16 @@ func (Host) Decode(payload []byte) (agent.Event, error) {
 		return agent.Event{}, err
 	}
 	ev := agent.Event{Name: pl.Event, Source: pl.Source, Trigger: pl.Trigger, Reason: pl.Reason,
-		SessionID: pl.SessionID, Transcript: pl.TranscriptPath, Cwd: pl.Cwd, Summary: pl.CompactSummary}
+		SessionID: pl.SessionID, Transcript: pl.TranscriptPath, Cwd: pl.Cwd, Summary: pl.CompactSummary,
+		Subagent: pl.AgentID}
 	switch pl.Event {
 	case "SessionStart":
 		ev.Kind = agent.Start
+	case "SubagentStart":
+		// A subagent of session_id starting (agent_id names it): it is
+		// given the context its configuration says, as a start.
+		ev.Kind = agent.Start
+		ev.Source = "subagent"
 	case "PreCompact":
 		ev.Kind = agent.BeforeCompact
 	case "PostCompact":
@@ -70,7 +76,11 @@ func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 	if ev.Kind != agent.Start || (a.Context == "" && a.Message == "") {
 		return nil, nil
 	}
-	return encodeLine(sessionStart(a.Context, a.Message))
+	event := "SessionStart"
+	if ev.Subagent != "" {
+		event = "SubagentStart"
+	}
+	return encodeLine(sessionStart(event, a.Context, a.Message))
 }
 
 // ProjectDir is CLAUDE_PROJECT_DIR.

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"github.com/continuity-md/continuity/internal/transcript"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,8 +44,8 @@ func FuzzReadTranscript(f *testing.F) {
 		if a.Lines != lines {
 			t.Errorf("counted %d lines, want %d", a.Lines, lines)
 		}
-		if len(a.Files) > maxFiles || len(a.Tasks) > maxTasks || len(a.Commands) > maxCommands ||
-			len(a.Errors) > maxErrors || len(a.Prompts) > maxPrompts {
+		if len(a.Files) > transcript.MaxFiles || len(a.Tasks) > transcript.MaxTasks || len(a.Commands) > transcript.MaxCommands ||
+			len(a.Errors) > transcript.MaxErrors || len(a.Prompts) > transcript.MaxPrompts {
 			t.Errorf("lists over their bounds: %+v", a)
 		}
 		for _, p := range a.Files {

@@ -20,6 +20,7 @@ type payload struct {
 	Trigger        string // PreCompact, PostCompact
 	CompactSummary string // PostCompact
 	Reason         string // SessionEnd
+	AgentID        string // a subagent's hooks: its id (session_id is its parent's)
 }
 
 // errEmpty reports an empty payload.
@@ -53,6 +54,7 @@ func decodePayload(data []byte) (payload, error) {
 		Trigger:        str("trigger"),
 		CompactSummary: str("compact_summary"),
 		Reason:         str("reason"),
+		AgentID:        str("agent_id"),
 	}, nil
 }
 
@@ -65,7 +67,7 @@ func clean(s string) string {
 	return strings.ReplaceAll(s, "\x00", "")
 }
 
-// sessionStartOutput is the JSON a SessionStart hook prints.
+// sessionStartOutput is the JSON a SessionStart (or SubagentStart) hook prints.
 type sessionStartOutput struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`
@@ -74,10 +76,11 @@ type sessionStartOutput struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
 }
 
-// sessionStart builds the output that injects context and shows message to the person.
-func sessionStart(context, message string) sessionStartOutput {
+// sessionStart builds the output of the start event (SessionStart or
+// SubagentStart) that injects context and shows message to the person.
+func sessionStart(event, context, message string) sessionStartOutput {
 	var o sessionStartOutput
-	o.HookSpecificOutput.HookEventName = "SessionStart"
+	o.HookSpecificOutput.HookEventName = event
 	o.HookSpecificOutput.AdditionalContext = context
 	o.SystemMessage = message
 	return o

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/continuity-md/continuity/internal/agent"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/continuity-md/continuity/internal/agent"
 )
 
 // recordedPayloads returns the payloads recorded from the real client.
@@ -45,7 +46,7 @@ func TestDecodeRecorded(t *testing.T) {
 		for key, got := range map[string]string{
 			"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "cwd": p.Cwd,
 			"hook_event_name": p.Event, "source": p.Source, "trigger": p.Trigger,
-			"compact_summary": p.CompactSummary, "reason": p.Reason,
+			"compact_summary": p.CompactSummary, "reason": p.Reason, "agent_id": p.AgentID,
 		} {
 			want, _ := m[key].(string)
 			if got != want {
@@ -112,7 +113,7 @@ func TestDecodeBad(t *testing.T) {
 }
 
 func TestWriteOneLine(t *testing.T) {
-	out := sessionStart("line one\nline \"two\" \x00 \u2028", "hi")
+	out := sessionStart("SessionStart", "line one\nline \"two\" \x00 \u2028", "hi")
 	b, err := Host{}.Encode(agent.Event{Kind: agent.Start}, agent.Answer{Context: out.HookSpecificOutput.AdditionalContext, Message: out.SystemMessage})
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +170,7 @@ func FuzzDecode(f *testing.F) {
 		fields := map[string]string{
 			"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "cwd": p.Cwd,
 			"hook_event_name": p.Event, "source": p.Source, "trigger": p.Trigger,
-			"compact_summary": p.CompactSummary, "reason": p.Reason,
+			"compact_summary": p.CompactSummary, "reason": p.Reason, "agent_id": p.AgentID,
 		}
 		for k, v := range fields {
 			if !utf8.ValidString(v) {
@@ -188,4 +189,28 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("re-encoded payload decodes to %+v (%v), want %+v", q, err, p)
 		}
 	})
+}
+
+// TestSubagentPayloads: the real client's SubagentStart is a start of the
+// parent's session carrying the subagent's id, answered as SubagentStart;
+// its SubagentStop is nothing continuity acts on.
+func TestSubagentPayloads(t *testing.T) {
+	const parent, sub = "5ae525c7-5402-4dae-9e14-1c968f96e072", "acc6a5a62596a3485"
+	for file, kind := range map[string]agent.Kind{"subagent-start.json": agent.Start, "subagent-stop.json": agent.Ignore} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "payloads", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := Host{}.Decode(data)
+		if err != nil || ev.Kind != kind || ev.SessionID != parent || ev.Subagent != sub {
+			t.Errorf("%s: %+v, %v; want kind %v of session %s, subagent %s", file, ev, err, kind, parent, sub)
+		}
+		if kind != agent.Start {
+			continue
+		}
+		out, err := Host{}.Encode(ev, agent.Answer{Context: "goal: x"})
+		if err != nil || !strings.Contains(string(out), `"hookEventName":"SubagentStart"`) || !strings.Contains(string(out), `"additionalContext":"goal: x"`) {
+			t.Errorf("%s answered %s, %v", file, out, err)
+		}
+	}
 }

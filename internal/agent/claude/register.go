@@ -14,7 +14,9 @@ import (
 // events are the hooks continuity registers with Claude Code, in order.
 // Stop (a turn's end) checkpoints what the transcript held, so that a
 // session that dies without SessionEnd can still be handed off.
-var events = []string{"SessionStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"}
+// SubagentStart gives a subagent its context (its other hooks carry its
+// parent's session and are its parent's).
+var events = []string{"SessionStart", "SubagentStart", "PreCompact", "PostCompact", "Stop", "SessionEnd"}
 
 // stopTimeout (seconds) is the Stop timeout Register writes: the client
 // waits for Stop hooks before the next turn, and a checkpoint stops

@@ -1,9 +1,11 @@
 package claude
 
 import (
+	"bytes"
 	"io"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,64 +17,34 @@ import (
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
-// Bounds on what handoff.Facts keeps: the last entries of each list, and the
-// longest text kept from one prompt or message.
-const (
-	maxFiles      = 200
-	maxTasks      = 200
-	maxCommands   = 50
-	maxErrors     = 30
-	maxPrompts    = 20
-	maxPending    = 1000
-	maxAgents     = 200
-	maxTextRunes  = 4000
-	maxLineRunes  = 200
-	maxPromptRune = 2000
-)
+// maxAgents bounds the subagents told apart; the rest count as one.
+const maxAgents = 200
 
-// collector is the Claude Code transcript.Decoder: it turns the client's
-// records into handoff.Facts. Its state (st) round-trips through JSON.
+// collector reads Claude Code's records into observations. Its own state
+// is which form each subagent's records came in; it round-trips through
+// encoding/json.
 type collector struct {
-	root string
-	red  func(string) string // redacts secrets; nil: none
-	st   state
+	// Agents maps a subagent's id to how its records came: "progress"
+	// (inside the parent transcript, Claude Code 2.0/2.1.x) or "file" (its
+	// own subagents/agent-<id>.jsonl); when a client wrote both, the first
+	// seen is read and the other ignored, so nothing counts twice.
+	Agents map[string]string `json:"agents,omitempty"`
 }
 
-func newCollector(root string, red func(string) string) *collector {
-	if root != "" {
-		root = filepath.Clean(root)
-	}
-	return &collector{root: root, red: red}
-}
-
-// redactMargin is how far past a cut a kept text is redacted: a secret that
-// starts before the cut is matched whole (a private key block is a few KB),
-// not as a fragment no rule recognises.
-const redactMargin = 8 << 10
-
-// redacted is s redacted, for a text that will be cut to at most n runes.
-func (c *collector) redacted(s string, n int) string {
-	if c.red == nil || s == "" {
-		return s
-	}
-	return c.red(transcript.PrefixRunes(s, n+redactMargin))
-}
-
-// keep is s, redacted, cut to at most n runes (see handoff.Cut).
-func (c *collector) keep(s string, n int) string {
-	return handoff.Cut(c.redacted(s, n), n)
+func newCollector(root string, red func(string) string) transcript.Decoder {
+	return transcript.NewDecoder(&collector{}, root, red)
 }
 
 // Record decodes one transcript record. A line that is not one whole JSON
 // object says nothing by itself, but a crash can leave a record cut short
 // with the next one appended to it on the same line: the whole records in
 // it are recovered.
-func (c *collector) Record(rec []byte) {
-	if c.record(rec) {
+func (c *collector) Record(rec []byte, acc *transcript.Accumulator) {
+	if c.record(rec, acc) {
 		return
 	}
 	for _, r := range wholeRecords(rec) {
-		c.record(r)
+		c.record(r, acc)
 	}
 }
 
@@ -85,10 +57,10 @@ type record struct {
 
 // record decodes one line and reports whether it was one whole JSON
 // object. The line is scanned in place, never copied nor unescaped
-// whole: the values read point into it, so every text kept is cloned
-// (handoff.Cut copies). Only small values go through gjson; large ones
-// (a tool result's text) are stepped over with IndexByte.
-func (c *collector) record(b []byte) bool {
+// whole: the values read point into it (the accumulator copies what it
+// keeps). Only small values go through gjson; large ones (a tool result's
+// text) are stepped over with IndexByte.
+func (c *collector) record(b []byte, acc *transcript.Accumulator) bool {
 	var r record
 	var data []byte
 	ok := topLevel(b, func(k, v []byte) {
@@ -116,13 +88,13 @@ func (c *collector) record(b []byte) bool {
 	}
 	switch {
 	case r.typ == "progress":
-		c.progress(data, r.ts)
+		c.progress(data, r.ts, acc)
 	case r.msg != nil && (r.typ == "user" || r.typ == "assistant"):
 		via := ""
 		if r.side {
 			via = "file"
 		}
-		c.message(r, via)
+		c.message(r, via, acc)
 	}
 	return true
 }
@@ -140,7 +112,7 @@ func str(v []byte) string {
 // "agentId":…,"message":{"type":"assistant"|"user","message":{…},
 // "timestamp":…}},…}. Other progress kinds (bash, hook, MCP) say nothing a
 // handoff needs.
-func (c *collector) progress(data []byte, ts string) {
+func (c *collector) progress(data []byte, ts string, acc *transcript.Accumulator) {
 	var kind, agent string
 	var wrapped []byte
 	eachKey(data, func(k, v []byte) bool {
@@ -172,12 +144,12 @@ func (c *collector) progress(data []byte, ts string) {
 	if r.msg == nil || (r.typ != "user" && r.typ != "assistant") {
 		return
 	}
-	c.message(r, "progress")
+	c.message(r, "progress", acc)
 }
 
 // message handles a user or assistant message of the main agent (via "")
 // or of a subagent.
-func (c *collector) message(r record, via string) {
+func (c *collector) message(r record, via string, acc *transcript.Accumulator) {
 	var role, model string
 	var content, usage []byte
 	isObject := false
@@ -198,74 +170,63 @@ func (c *collector) message(r record, via string) {
 	if !isObject {
 		return
 	}
-	src := &c.st.Main
+	agent := ""
 	if via != "" {
-		if r.agent == "" {
-			r.agent = "sidechain"
-		}
-		src = c.agent(r.agent, via, r.ts)
-		if src == nil {
+		if agent = c.agent(r.agent, via); agent == "" {
 			return // the same subagent, already read from its other record form
 		}
 	}
-	c.st.Records++
+	acc.Recognised()
 	if r.typ == "assistant" || role == "assistant" {
-		c.assistant(src, r, content, model, usage)
+		assistant(agent, r, content, model, usage, acc)
 		return
 	}
-	if isArray(content) && c.toolResults(src, r.ts, content) {
+	if isArray(content) && toolResults(agent, r.ts, content, acc) {
 		return
 	}
 	if via == "" {
-		c.user(r, content)
+		user(r, content, acc)
 	}
 }
 
 func isArray(v []byte) bool { return len(v) > 0 && v[0] == '[' }
 
-// agent is the source of subagent id's records arriving via one form, or
-// nil when that subagent's records were already read in the other form.
-func (c *collector) agent(id, via, ts string) *source {
-	s := c.st.Agents[id]
-	if s == nil {
-		if len(c.st.Agents) >= maxAgents {
-			id = "more"
-			if s = c.st.Agents[id]; s != nil {
-				return s
-			}
-		}
-		if c.st.Agents == nil {
-			c.st.Agents = map[string]*source{}
-		}
-		s = &source{Via: via, Start: strings.Clone(ts)}
-		c.st.Agents[strings.Clone(id)] = s
+// agent is the name subagent id's records are told by when they arrive
+// via this form, or "" when that subagent's records were already read in
+// the other form.
+func (c *collector) agent(id, via string) string {
+	if id == "" {
+		id = "sidechain"
 	}
-	if s.Via != via {
-		return nil
+	seen, ok := c.Agents[id]
+	if !ok {
+		if len(c.Agents) >= maxAgents {
+			return "more"
+		}
+		if c.Agents == nil {
+			c.Agents = map[string]string{}
+		}
+		c.Agents[strings.Clone(id)] = via
+		seen = via
 	}
-	return s
+	if seen != via {
+		return ""
+	}
+	return id
 }
 
 // user handles a user entry that is not a tool result: a prompt, a
 // compaction summary, or something the client injected.
-func (c *collector) user(r record, content []byte) {
+func user(r record, content []byte, acc *transcript.Accumulator) {
 	text := contentText(parse(content))
 	if r.isSummary {
-		if s := cleanTranscriptSummary(text); s != "" {
-			c.st.Summary = c.keep(s, 4*maxTextRunes)
-			c.st.Compactions++
-			c.st.CompactedAt = strings.Clone(r.ts)
-		}
+		acc.Add(transcript.Observation{Kind: transcript.Summary, Time: r.ts, Text: cleanTranscriptSummary(text)})
 		return
 	}
 	if r.isMeta {
 		return
 	}
-	text = promptText(text)
-	if text == "" {
-		return
-	}
-	c.st.Prompts = transcript.AppendLast(c.st.Prompts, maxPrompts, cloneItem(r.ts, c.st.Compactions, c.keep(text, maxPromptRune)))
+	acc.Add(transcript.Observation{Kind: transcript.Prompt, Time: r.ts, Text: promptText(text)})
 }
 
 // contentText is a message's text: the string itself, or its text blocks
@@ -284,7 +245,7 @@ func contentText(content gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
-func (c *collector) assistant(src *source, r record, content []byte, model string, usage []byte) {
+func assistant(agent string, r record, content []byte, model string, usage []byte, acc *transcript.Accumulator) {
 	if model == "<synthetic>" {
 		return // the client's own stand-in for a failed request
 	}
@@ -313,56 +274,51 @@ func (c *collector) assistant(src *source, r record, content []byte, model strin
 				texts = append(texts, t)
 			}
 		case "tool_use":
-			c.toolUse(src, r.ts, id, name, parse(input))
+			acc.Add(toolCall(agent, r.ts, id, name, parse(input)))
 		}
 		return true
 	})
-	if src != &c.st.Main {
+	if agent != "" {
 		return
 	}
 	if usage != nil {
 		// The real size of the context at this reply: everything the
 		// request carried, cached or not.
 		u := parse(usage)
-		c.st.Tokens = int(u.Get("input_tokens").Int() + u.Get("cache_read_input_tokens").Int() + u.Get("cache_creation_input_tokens").Int())
-		if model != "" {
-			c.st.Model = strings.Clone(model)
-		}
+		n := u.Get("input_tokens").Int() + u.Get("cache_read_input_tokens").Int() + u.Get("cache_creation_input_tokens").Int()
+		acc.Add(transcript.Observation{Kind: transcript.Usage, Tokens: int(n), Model: model})
 	}
 	if len(texts) > 0 {
-		c.st.Last = item{T: strings.Clone(r.ts), E: c.st.Compactions, S: strings.Clone(transcript.PrefixRunes(strings.Join(texts, "\n\n"), maxTextRunes+redactMargin))}
+		acc.Add(transcript.Observation{Kind: transcript.Reply, Time: r.ts, Text: strings.Join(texts, "\n\n")})
 	}
 }
 
-func (c *collector) toolUse(src *source, ts, id, name string, in gjson.Result) {
-	u := pendingUse{ID: id, Name: name, T: ts, E: c.st.Compactions}
-	switch u.Name {
+// toolCall is the observation of one tool call: the files the edit tools
+// write, Bash's command, the task tools' changes to the plan.
+func toolCall(agent, ts, id, name string, in gjson.Result) transcript.Observation {
+	o := transcript.Observation{Kind: transcript.Call, Time: ts, Agent: agent, ID: id, Tool: name}
+	switch name {
 	case "Write", "Edit", "MultiEdit":
-		u.Path = in.Get("file_path").Str
+		o.Files = []string{in.Get("file_path").Str}
 	case "NotebookEdit":
-		u.Path = in.Get("notebook_path").Str
+		o.Files = []string{in.Get("notebook_path").Str}
 	case "Bash":
-		u.Command = c.redacted(in.Get("command").Str, 4*maxLineRunes)
-		if cmd := commandLine(u.Command); cmd != "" && !trivialCommand(u.Command) {
-			src.Commands = appendLastUniqueItem(src.Commands, cloneItem(ts, u.E, cmd), maxCommands)
-		}
+		o.Command = in.Get("command").Str
 	case "TaskCreate":
-		u.Subject = c.redacted(in.Get("subject").Str, maxLineRunes)
+		if s := in.Get("subject").Str; s != "" {
+			o.Plan = &transcript.PlanEdit{Op: transcript.Add, Items: []handoff.Task{{Subject: s, Status: "pending"}}}
+		}
 	case "TaskUpdate":
-		u.Update = &taskUpdate{ID: scalarString(in.Get("taskId")), Status: in.Get("status").Str, Subject: c.redacted(in.Get("subject").Str, maxLineRunes)}
+		o.Plan = &transcript.PlanEdit{Op: transcript.Update, Items: []handoff.Task{{ID: scalarString(in.Get("taskId")), Status: in.Get("status").Str, Subject: in.Get("subject").Str}}}
 	case "TodoWrite":
-		u.IsTodo = true
+		e := &transcript.PlanEdit{Op: transcript.Set}
 		in.Get("todos").ForEach(func(_, t gjson.Result) bool {
-			u.Todos = append(u.Todos, handoff.Task{ID: scalarString(t.Get("id")), Subject: c.keep(t.Get("content").Str, maxLineRunes), Status: t.Get("status").Str})
+			e.Items = append(e.Items, handoff.Task{ID: scalarString(t.Get("id")), Subject: t.Get("content").Str, Status: t.Get("status").Str})
 			return true
 		})
+		o.Plan = e
 	}
-	if len(src.Pending) >= maxPending {
-		// Results that never came: the oldest call is taken as done.
-		c.apply(src, src.Pending[0], "")
-		src.Pending = src.Pending[1:]
-	}
-	src.Pending = append(src.Pending, clonePending(u))
+	return o
 }
 
 // scalarString reads a value the client may write as a string or a number.
@@ -376,9 +332,9 @@ func scalarString(r gjson.Result) string {
 	return ""
 }
 
-// toolResults reads the tool results in a user message's content and
+// toolResults reports the tool results in a user message's content and
 // reports whether there were any (then the message is no prompt).
-func (c *collector) toolResults(src *source, ts string, content []byte) bool {
+func toolResults(agent, ts string, content []byte, acc *transcript.Accumulator) bool {
 	found := false
 	eachElem(content, func(el []byte) bool {
 		// One pass over the block's keys, without unescaping the
@@ -403,113 +359,32 @@ func (c *collector) toolResults(src *source, ts string, content []byte) bool {
 			return true
 		}
 		found = true
-		var u pendingUse
-		ok := false
-		for i := len(src.Pending) - 1; i >= 0; i-- {
-			if src.Pending[i].ID == id {
-				u, ok = src.Pending[i], true
-				src.Pending = append(src.Pending[:i], src.Pending[i+1:]...)
-				break
-			}
-		}
+		o := transcript.Observation{Kind: transcript.Result, Time: ts, Agent: agent, ID: id, Failed: isErr}
+		o.Output = func() string { return contentText(parse(text)) }
 		if isErr {
-			line := errorLine(u, c.redacted(contentText(parse(text)), 50*maxLineRunes))
-			src.Errors = transcript.AppendLast(src.Errors, maxErrors, cloneItem(ts, c.st.Compactions, line))
-			return true
-		}
-		if ok {
-			result := ""
-			if u.Name == "TaskCreate" {
-				result = contentText(parse(text))
+			// A failed Bash command's result opens with its exit code.
+			out := o.Output()
+			if m := exitCode().FindStringSubmatch(out); m != nil {
+				code, _ := strconv.Atoi(m[1])
+				o.Exit, out = transcript.Exit(code), out[len(m[0]):]
 			}
-			c.apply(src, u, result)
+			o.Text = out
 		}
+		if head := text[:min(len(text), 64)]; bytes.Contains(head, []byte("Task #")) {
+			if m := taskCreated().FindStringSubmatch(strings.TrimSpace(o.Output())); m != nil {
+				o.PlanID = m[1]
+			}
+		}
+		acc.Add(o)
 		return true
 	})
 	return found
 }
 
-var taskCreated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Task #(\S+?) created`) })
-
-// apply records the effect of a tool call that did not fail. Tasks are the
-// main agent's: a subagent's task list is its own.
-func (c *collector) apply(src *source, u pendingUse, result string) {
-	switch {
-	case u.Path != "":
-		c.addFile(src, u)
-	case src != &c.st.Main:
-	case u.Name == "TaskCreate" && u.Subject != "":
-		t := handoff.Task{Subject: u.Subject, Status: "pending"}
-		if m := taskCreated().FindStringSubmatch(strings.TrimSpace(result)); m != nil {
-			t.ID = strings.Clone(m[1])
-		}
-		c.st.Tasks = transcript.AppendLast(c.st.Tasks, maxTasks, t)
-	case u.Update != nil:
-		for i := len(c.st.Tasks) - 1; i >= 0; i-- { // the latest task of that id
-			if c.st.Tasks[i].ID == u.Update.ID && u.Update.ID != "" {
-				if u.Update.Status != "" {
-					c.st.Tasks[i].Status = u.Update.Status
-				}
-				if u.Update.Subject != "" {
-					c.st.Tasks[i].Subject = u.Update.Subject
-				}
-				break
-			}
-		}
-	case u.IsTodo:
-		c.st.Tasks = transcript.AppendLast(nil, maxTasks, u.Todos...)
-	}
-}
-
-func (c *collector) addFile(src *source, u pendingUse) {
-	p := c.rel(u.Path)
-	if p == "" {
-		return
-	}
-	for i := range src.Files {
-		if src.Files[i].S == p { // touched again: listed at its first touch, counted since its last
-			src.Files[i].LT, src.Files[i].LE = strings.Clone(u.T), u.E
-			return
-		}
-	}
-	src.Files = transcript.AppendLast(src.Files, maxFiles, item{T: u.T, E: u.E, S: p})
-}
-
-// rel makes p relative to the root when it lies inside it, with forward
-// slashes; a path outside the root stays as it is (cleaned).
-func (c *collector) rel(p string) string {
-	if p == "" {
-		return ""
-	}
-	p = filepath.Clean(p)
-	if c.root != "" && filepath.IsAbs(p) {
-		if r, err := filepath.Rel(c.root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && r != "." {
-			return filepath.ToSlash(r)
-		}
-	}
-	return filepath.ToSlash(p)
-}
-
-// Facts is what the records so far say. Calls still awaiting their result
-// count as done (the session may have stopped mid-call: the tool may well
-// have run). It leaves the collector as it was, so reading can go on.
-func (c *collector) Facts() *handoff.Facts {
-	settled := collector{root: c.root, red: c.red, st: c.st.clone()}
-	for _, src := range settled.st.sources() {
-		for _, u := range src.Pending {
-			settled.apply(src, u, "")
-		}
-		src.Pending = nil
-	}
-	f := settled.st.facts()
-	if f.LastAssistant != "" {
-		f.LastAssistant = c.keep(f.LastAssistant, maxTextRunes)
-		if f.Since != nil && f.Since.LastAssistant != "" {
-			f.Since.LastAssistant = f.LastAssistant
-		}
-	}
-	return f
-}
+var (
+	taskCreated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Task #(\S+?) created`) })
+	exitCode    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Exit code (-?\d+)\s*`) })
+)
 
 // ReadTranscript reads a Claude Code transcript from r; root makes file
 // paths relative; red, when not nil, redacts every text kept (prompts,

@@ -25,7 +25,7 @@ func TestReadTranscriptSubagent2_1_328(t *testing.T) {
 	if want := []string{"sort -u   notes/helper.txt > notes/sorted.txt"}; !reflect.DeepEqual(f.Commands, want) {
 		t.Errorf("commands = %q, want %q (spaces as they ran)", f.Commands, want)
 	}
-	if want := []string{"Bash `cat notes/missing.txt`: Exit code 1: cat: notes/missing.txt: No such file or directory"}; !reflect.DeepEqual(f.Errors, want) {
+	if want := []string{"`cat notes/missing.txt`: exit 1: cat: notes/missing.txt: No such file or directory"}; !reflect.DeepEqual(f.Errors, want) {
 		t.Errorf("errors = %q, want %q", f.Errors, want)
 	}
 	// The subagent's prompt and replies are not the person's nor the main agent's.
@@ -70,7 +70,7 @@ func TestReadTranscriptAgentProgress(t *testing.T) {
 	if want := []string{"go test   ./cart/...", "go vet ./..."}; !reflect.DeepEqual(f.Commands, want) {
 		t.Errorf("commands = %q, want %q", f.Commands, want)
 	}
-	if len(f.Errors) != 1 || !strings.HasPrefix(f.Errors[0], "Bash `go test   ./cart/...`: Exit code 1") {
+	if len(f.Errors) != 1 || !strings.HasPrefix(f.Errors[0], "`go test   ./cart/...`: exit 1") {
 		t.Errorf("errors = %q", f.Errors)
 	}
 	if want := []string{"Add a cart total, and have an agent write its tests"}; !reflect.DeepEqual(f.Prompts, want) {
@@ -104,7 +104,7 @@ func TestWorkAfterCompact(t *testing.T) {
 		Prompts:       []string{"now the eviction policy"},
 		Files:         []string{"evict.go"},
 		Commands:      []string{`printf '%s  %s\n'   a   b > evict.log`},
-		Errors:        []string{"Bash `cat missing.txt`: Exit code 1: cat: missing.txt: No such file or directory"},
+		Errors:        []string{"`cat missing.txt`: exit 1: cat: missing.txt: No such file or directory"},
 		LastAssistant: "evict.go adds the LRU policy; the eviction log is in evict.log. Next: tests for eviction.",
 	}
 	if f.Compactions != 1 || !reflect.DeepEqual(f.Since, want) {

@@ -34,9 +34,12 @@ func TestReadTranscriptToolsAndCompact(t *testing.T) {
 			{ID: "1", Subject: "Add token refresh endpoint", Status: "completed"},
 			{ID: "2", Subject: "Write logout endpoint", Status: "in_progress"},
 		},
-		// ls is trivial; go test ran once.
+		// ls only looks; go test ran once, and failed.
 		Commands: []string{"go version", "go test ./..."},
-		Errors:   []string{"Bash `go test ./...`: Exit code 1: pattern ./...: directory prefix . does not contain main module or its selected dependencies"},
+		LookOnly: 1,
+		Errors:   []string{"`go test ./...`: exit 1: pattern ./...: directory prefix . does not contain main module or its selected dependencies"},
+		Checks:   []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed}},
+		Started:  "2026-11-22T15:05:35.052Z",
 		// Not the /compact command, its caveat, its output or the summary.
 		Prompts:        []string{"Add the token refresh endpoint, then the logout one"},
 		LastAssistant:  "The refresh endpoint is written in src/auth/token.go. go test fails because the module has no go.mod yet; the logout endpoint is next.",
@@ -45,10 +48,11 @@ func TestReadTranscriptToolsAndCompact(t *testing.T) {
 		Compactions: 1,
 		Since:       &handoff.Since{},
 		Model:       "claude-opus-5-5",
-		Tokens:      1000,
-		Records:     24,
-		Lines:       75,
-		Bytes:       202799,
+		// What was in context went with the compaction; no reply came after.
+		Tokens:  0,
+		Records: 24,
+		Lines:   75,
+		Bytes:   202799,
 	}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("facts:\n got %+v\nwant %+v", f, want)
@@ -73,6 +77,7 @@ func TestReadTranscriptMultilinePrompt(t *testing.T) {
 			"Keep the README short, please. Also set the notebook cell to print(2).",
 		},
 		LastAssistant: "Understood: I will keep the README short. The notebook now prints 2.",
+		Started:       "2026-11-22T15:06:48.411Z",
 		Model:         "claude-opus-5-5",
 		Tokens:        1000,
 		Records:       20,
@@ -96,13 +101,17 @@ func TestReadTranscriptDemo(t *testing.T) {
 	if want := []string{"go mod init example.com/shop", "go test ./..."}; !reflect.DeepEqual(f.Commands, want) {
 		t.Errorf("commands = %q, want %q", f.Commands, want)
 	}
-	if want := []string{"Bash `go test ./...`: Exit code 1: --- FAIL: TestFormatPrice (0.00s)"}; !reflect.DeepEqual(f.Errors, want) {
+	// The failing run was followed by a passing one: resolved.
+	if want := []string{"`go test ./...`: exit 1: --- FAIL: TestFormatPrice (0.00s) (resolved: passed later)"}; !reflect.DeepEqual(f.Errors, want) {
 		t.Errorf("errors = %q, want %q", f.Errors, want)
 	}
-	// Outside the root, paths stay absolute.
+	if want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Passed, FailedBefore: true}}; !reflect.DeepEqual(f.Checks, want) {
+		t.Errorf("checks = %+v, want %+v", f.Checks, want)
+	}
+	// Outside the root, paths stay absolute, apart from the files touched.
 	g := readFixture(t, "demo.jsonl", "/elsewhere")
-	if want := []string{"/tmp/rec3/shop/price.go", "/tmp/rec3/shop/price_test.go"}; !reflect.DeepEqual(g.Files, want) {
-		t.Errorf("files outside root = %q, want %q", g.Files, want)
+	if want := []string{"/tmp/rec3/shop/price.go", "/tmp/rec3/shop/price_test.go"}; !reflect.DeepEqual(g.Outside, want) || len(g.Files) != 0 {
+		t.Errorf("files outside root = %q (files %q), want %q", g.Outside, g.Files, want)
 	}
 }
 
@@ -152,8 +161,14 @@ func TestReadTranscriptOtherTools(t *testing.T) {
 		// No result yet: the session stopped mid-call; the write counts.
 		toolUse("t7", "Edit", `{"file_path":"/home/dev/proj/c.go","old_string":"a","new_string":"b"}`),
 	)
-	if want := []string{"a.go", "nb/x.ipynb", "../other/b.go", "c.go"}; !reflect.DeepEqual(f.Files, want) {
+	if want := []string{"a.go", "nb/x.ipynb", "c.go"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files = %q, want %q", f.Files, want)
+	}
+	if want := []string{"../other/b.go"}; !reflect.DeepEqual(f.Outside, want) {
+		t.Errorf("outside = %q, want %q", f.Outside, want)
+	}
+	if want := []string{"Edit c.go"}; !reflect.DeepEqual(f.InFlight, want) {
+		t.Errorf("in flight = %q, want %q", f.InFlight, want)
 	}
 	if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
@@ -211,34 +226,6 @@ func TestReadTranscriptPromptsAndText(t *testing.T) {
 	}
 	if len(f.Commands) != 0 {
 		t.Errorf("trivial command kept: %q", f.Commands)
-	}
-}
-
-func TestCommandFilter(t *testing.T) {
-	for cmd, notable := range map[string]bool{
-		"ls":                            false,
-		"cat go.mod | head -5":          false,
-		"cd src && ls 2>&1":             false,
-		"echo hi > out.txt":             true,
-		"go test ./...":                 true,
-		"cd src && go build":            true,
-		"git commit -m x":               true,
-		"grep -rn foo . >/dev/null":     false,
-		"make\n":                        true,
-		"npm run build; echo done":      true,
-		"FOO=1 ls":                      true, // an assignment is not a known read-only command
-		"pwd; whoami; date; wc -l x.go": false,
-	} {
-		if got := !trivialCommand(cmd); got != notable {
-			t.Errorf("notable(%q) = %v, want %v", cmd, got, notable)
-		}
-	}
-	long := strings.Repeat("x", 300)
-	if got := commandLine("  go run .\n  --flag\n"); got != "go run . … (+1 line)" {
-		t.Errorf("commandLine = %q", got)
-	}
-	if got := commandLine(long); len([]rune(got)) != maxLineRunes || !strings.HasSuffix(got, "…") {
-		t.Errorf("commandLine(long) = %d runes", len([]rune(got)))
 	}
 }
 
@@ -398,7 +385,7 @@ func TestWants(t *testing.T) {
 		``:        false,
 		`{`:       true,
 	} {
-		if got := newCollector("", nil).Wants([]byte(line)); got != want {
+		if got := (&collector{}).Wants([]byte(line)); got != want {
 			t.Errorf("Wants(%.60q) = %v, want %v", line, got, want)
 		}
 	}
@@ -406,7 +393,7 @@ func TestWants(t *testing.T) {
 
 func TestReadTranscriptListsBounded(t *testing.T) {
 	var lines []string
-	n := 3 * maxFiles
+	n := 3 * transcript.MaxFiles
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("id%d", i)
 		lines = append(lines,
@@ -415,17 +402,17 @@ func TestReadTranscriptListsBounded(t *testing.T) {
 			prompt("p"+id))
 	}
 	f := read(t, lines...)
-	if len(f.Files) != maxFiles || len(f.Commands) != maxCommands || len(f.Prompts) != maxPrompts {
+	if len(f.Files) != transcript.MaxFiles || len(f.Commands) != transcript.MaxCommands || len(f.Prompts) != transcript.MaxPrompts {
 		t.Fatalf("lists: %d files, %d commands, %d prompts", len(f.Files), len(f.Commands), len(f.Prompts))
 	}
 	// The last entries are kept, in order.
-	if got, want := f.Files[0], fmt.Sprintf("id%d.go", n-maxFiles); got != want {
+	if got, want := f.Files[0], fmt.Sprintf("id%d.go", n-transcript.MaxFiles); got != want {
 		t.Errorf("first file kept = %q, want %q", got, want)
 	}
-	if got, want := f.Prompts[maxPrompts-1], fmt.Sprintf("pid%d", n-1); got != want {
+	if got, want := f.Prompts[transcript.MaxPrompts-1], fmt.Sprintf("pid%d", n-1); got != want {
 		t.Errorf("last prompt = %q, want %q", got, want)
 	}
-	if got, want := f.Commands[0], fmt.Sprintf("make id%d", n-maxCommands); got != want {
+	if got, want := f.Commands[0], fmt.Sprintf("make id%d", n-transcript.MaxCommands); got != want {
 		t.Errorf("first command kept = %q, want %q", got, want)
 	}
 }

@@ -185,17 +185,17 @@ func (h Host) summary(path string) string {
 	fh.Close()
 	// Within the hook's own budget: a long rollout is cut short, not waited on.
 	deadline := time.Now().Add(h.Limits().EndBudget * 6 / 10)
-	f, _, err := transcript.ReadFrom([]string{path}, summaryDecoder{newDecoder("", nil)}, nil, deadline)
+	f, _, err := transcript.ReadFrom([]string{path}, transcript.NewDecoder(summaryRecords{&records{}}, "", nil), nil, deadline)
 	if err != nil {
 		return ""
 	}
 	return f.CompactSummary
 }
 
-// summaryDecoder reads compacted records only.
-type summaryDecoder struct{ *decoder }
+// summaryRecords reads compacted records only.
+type summaryRecords struct{ *records }
 
-func (summaryDecoder) Wants(head []byte) bool {
+func (summaryRecords) Wants(head []byte) bool {
 	t := gjson.GetBytes(head, "type")
 	return !t.Exists() || t.Str == "compacted"
 }

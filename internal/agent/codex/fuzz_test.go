@@ -38,7 +38,7 @@ func FuzzReadRollout(f *testing.F) {
 		if a.Lines != lines {
 			t.Errorf("counted %d lines, want %d", a.Lines, lines)
 		}
-		if len(a.Files) > maxFiles || len(a.Commands) > maxCommands || len(a.Errors) > maxErrors || len(a.Prompts) > maxPrompts {
+		if len(a.Files) > transcript.MaxFiles || len(a.Commands) > transcript.MaxCommands || len(a.Errors) > transcript.MaxErrors || len(a.Prompts) > transcript.MaxPrompts {
 			t.Errorf("lists over their bounds: %+v", a)
 		}
 		for _, p := range a.Files {

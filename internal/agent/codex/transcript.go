@@ -1,10 +1,7 @@
 package codex
 
 import (
-	"encoding/json"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,68 +28,34 @@ import (
 //	                           verification has none)
 //	compacted                  payload.message: the compaction summary
 //	event_msg token_count      payload.info.last_token_usage
+//	response_item function_call write_stdin {"session_id"}
+//	                           polls a command still running ("Process
+//	                           running with session ID N"): its output
+//	                           brings that command's exit code
+//	response_item function_call update_plan {"plan":[{"step","status"}]}
 //
 // Everything else (session_meta with the base instructions, world_state,
 // the other event_msg records) streams past undecoded.
 
-// Bounds on what the facts keep: the last entries of each list, and the
-// longest text kept from one prompt, reply, command or error.
-const (
-	maxFiles      = 200
-	maxCommands   = 50
-	maxErrors     = 30
-	maxPrompts    = 20
-	maxPending    = 1000
-	maxTextRunes  = 4000
-	maxLineRunes  = 200
-	maxPromptRune = 2000
-	// redactMargin is how far past a cut a kept text is redacted, so a
-	// secret that starts before the cut is matched whole.
-	redactMargin = 8 << 10
-)
+// maxSessions bounds the commands remembered as still running.
+const maxSessions = 256
 
-// call is a tool call whose output has not been read yet: its effect
-// counts only if the call did not fail.
-type call struct {
-	ID      string   `json:"id"`
-	Tool    string   `json:"tool"`
-	Command string   `json:"command,omitempty"` // exec_command, as it ran (redacted)
-	Files   []string `json:"files,omitempty"`   // apply_patch, relative to the root when inside it
+// records reads Codex rollout records into observations. Its own state
+// (which running command each exec session and each poll belong to)
+// round-trips through encoding/json.
+type records struct {
+	// Sessions maps an exec session still running to the call that
+	// started it; Polls maps a write_stdin call to that call.
+	Sessions map[string]string `json:"sessions,omitempty"`
+	Polls    map[string]string `json:"polls,omitempty"`
+	// Tools remembers the tool of each call awaiting its output (an
+	// apply_patch output says success in words, not by an exit code).
+	Tools map[string]string `json:"tools,omitempty"`
 }
 
-// decoder reads Codex rollout records into handoff facts. Its state is
-// the exported fields: they round-trip through encoding/json, so reading
-// can resume where it stopped.
-type decoder struct {
-	root string
-	red  func(string) string
-	decoderState
+func newDecoder(root string, red func(string) string) transcript.Decoder {
+	return transcript.NewDecoder(&records{}, root, red)
 }
-
-type decoderState struct {
-	F       handoff.Facts `json:"facts"`
-	Cwd     string        `json:"cwd,omitempty"`
-	Pending []call        `json:"pending,omitempty"`
-	// Reply is the latest reply, redacted (the state is kept on disk),
-	// cut to size at Facts; Before is the one before it: Codex records its
-	// compaction request's answer (the summary) as an assistant message,
-	// which is no reply.
-	Reply  string `json:"reply,omitempty"`
-	Before string `json:"before,omitempty"`
-}
-
-func newDecoder(root string, red func(string) string) *decoder {
-	if root != "" {
-		root = filepath.Clean(root)
-	}
-	return &decoder{root: root, red: red}
-}
-
-// MarshalJSON is the decoder's state.
-func (d *decoder) MarshalJSON() ([]byte, error) { return json.Marshal(d.decoderState) }
-
-// UnmarshalJSON restores a state MarshalJSON wrote.
-func (d *decoder) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &d.decoderState) }
 
 // wanted are the record types that can hold a fact.
 var wanted = map[string]bool{"response_item": true, "compacted": true, "turn_context": true, "event_msg": true}
@@ -100,7 +63,7 @@ var wanted = map[string]bool{"response_item": true, "compacted": true, "turn_con
 // Wants decides from a record's head: Codex writes "type" before the
 // payload, and an event_msg's payload starts with its own type, so both
 // are in the head. When the head does not tell, the record is kept.
-func (d *decoder) Wants(head []byte) bool {
+func (d *records) Wants(head []byte) bool {
 	typ := gjson.GetBytes(head, "type")
 	if typ.Type != gjson.String {
 		return !typ.Exists() // not yet seen (cut head, other key order): decode to judge
@@ -118,7 +81,7 @@ func (d *decoder) Wants(head []byte) bool {
 
 // Record decodes one record; anything that is not a whole JSON object is
 // skipped (a line cut short by a crash).
-func (d *decoder) Record(rec []byte) {
+func (d *records) Record(rec []byte, acc *transcript.Accumulator) {
 	rec = transcript.ValidUTF8(rec)
 	if !gjson.ValidBytes(rec) {
 		return
@@ -128,62 +91,62 @@ func (d *decoder) Record(rec []byte) {
 		return
 	}
 	p := r.Get("payload")
+	ts := r.Get("timestamp").Str
 	switch r.Get("type").Str {
 	case "session_meta", "turn_context", "response_item", "compacted", "event_msg", "world_state", "token_usage_record":
 		// A rollout record: what tells a rollout from a file that is not one.
-		d.F.Records++
+		acc.Recognised()
 	}
 	switch r.Get("type").Str {
 	case "turn_context":
-		if cwd := p.Get("cwd").Str; filepath.IsAbs(cwd) {
-			d.Cwd = cwd
-		}
+		acc.Add(transcript.Observation{Kind: transcript.Cwd, Text: p.Get("cwd").Str})
 		if m := p.Get("model").Str; m != "" {
-			d.F.Model = m
+			acc.Add(transcript.Observation{Kind: transcript.Usage, Model: m})
 		}
 	case "response_item":
-		d.item(p)
+		d.item(p, ts, acc)
 	case "compacted":
-		d.compacted(p.Get("message").Str)
+		if s := compactSummary(p.Get("message").Str); s != "" {
+			acc.Add(transcript.Observation{Kind: transcript.Summary, Time: ts, Text: s})
+		}
 	case "event_msg":
 		if p.Get("type").Str == "token_count" {
 			// The prompt of the last request: what is in context now.
 			// Codex's estimate after a compaction reports 0 input tokens:
 			// real usage only.
 			if n := p.Get("info.last_token_usage.input_tokens").Int(); n > 0 {
-				d.F.Tokens = int(n)
+				acc.Add(transcript.Observation{Kind: transcript.Usage, Tokens: int(n)})
 			}
 		}
 	}
 }
 
-func (d *decoder) item(p gjson.Result) {
+func (d *records) item(p gjson.Result, ts string, acc *transcript.Accumulator) {
 	switch p.Get("type").Str {
 	case "message":
-		d.message(p)
+		message(p, ts, acc)
 	case "function_call":
-		d.functionCall(p)
+		d.functionCall(p, ts, acc)
 	case "custom_tool_call":
-		d.customToolCall(p)
+		if p.Get("name").Str == "apply_patch" {
+			d.patch(p.Get("call_id").Str, p.Get("input").Str, ts, acc)
+		}
 	case "function_call_output", "custom_tool_call_output":
-		d.output(p.Get("call_id").Str, outputText(p.Get("output")))
+		d.output(p.Get("call_id").Str, outputText(p.Get("output")), ts, acc)
 	}
 }
 
 // message handles a message: the user's prompt, an assistant reply, or
 // context the client wrote itself (never a fact).
-func (d *decoder) message(p gjson.Result) {
+func message(p gjson.Result, ts string, acc *transcript.Accumulator) {
 	text := messageText(p.Get("content"))
 	switch p.Get("role").Str {
 	case "assistant":
-		if t := strings.TrimSpace(text); t != "" {
-			d.Before, d.Reply = d.Reply, strings.Clone(d.redacted(t, maxTextRunes))
-		}
+		acc.Add(transcript.Observation{Kind: transcript.Reply, Time: ts, Text: text})
 	case "user":
-		if !typedPrompt(p, text) {
-			return
+		if typedPrompt(p, text) {
+			acc.Add(transcript.Observation{Kind: transcript.Prompt, Time: ts, Text: text})
 		}
-		d.F.Prompts = transcript.AppendLast(d.F.Prompts, maxPrompts, d.keep(strings.TrimSpace(text), maxPromptRune))
 	}
 }
 
@@ -237,28 +200,64 @@ func messageText(content gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
-// functionCall handles exec_command {"cmd": "..."}; older Codex releases
-// named the tool shell, with {"command": ["bash", "-lc", "..."]}.
-func (d *decoder) functionCall(p gjson.Result) {
+// functionCall handles exec_command {"cmd": "..."} (older Codex releases
+// named the tool shell, with {"command": ["bash", "-lc", "..."]}), a
+// write_stdin poll of a command still running, update_plan, and a
+// function-style apply_patch.
+func (d *records) functionCall(p gjson.Result, ts string, acc *transcript.Accumulator) {
 	name := p.Get("name").Str
+	id := p.Get("call_id").Str
 	args := gjson.Parse(p.Get("arguments").Str)
 	var cmd string
 	switch name {
 	case "exec_command":
 		cmd = args.Get("cmd").Str
-	case "shell", "container.exec":
+	case "shell", "container.exec", "local_shell":
 		cmd = shellCommand(args.Get("command"))
-	case "apply_patch": // a function-style apply_patch (models without the freeform tool)
-		d.patch(p.Get("call_id").Str, args.Get("input").Str)
+	case "apply_patch": // models without the freeform tool
+		d.patch(id, args.Get("input").Str, ts, acc)
+		return
+	case "write_stdin":
+		if started, ok := d.Sessions[scalar(args.Get("session_id"))]; ok {
+			d.Polls = bounded(d.Polls)
+			d.Polls[strings.Clone(id)] = started
+		}
+		return
+	case "update_plan":
+		edit := &transcript.PlanEdit{Op: transcript.Set}
+		args.Get("plan").ForEach(func(_, it gjson.Result) bool {
+			edit.Items = append(edit.Items, handoff.Task{Subject: it.Get("step").Str, Status: it.Get("status").Str})
+			return true
+		})
+		acc.Add(transcript.Observation{Kind: transcript.Plan, Time: ts, Plan: edit})
 		return
 	default:
 		return
 	}
-	c := call{ID: p.Get("call_id").Str, Tool: name, Command: d.redacted(cmd, 4*maxLineRunes)}
-	if line := commandLine(c.Command); line != "" {
-		d.F.Commands = transcript.AppendLastUnique(d.F.Commands, line, maxCommands)
+	d.remember(id, name)
+	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name, Command: cmd})
+}
+
+// remember notes the tool of a call awaiting its output.
+func (d *records) remember(id, tool string) {
+	d.Tools = bounded(d.Tools)
+	d.Tools[strings.Clone(id)] = tool
+}
+
+// bounded is m, emptied when it grew past maxSessions (outputs that never
+// came), made when nil.
+func bounded(m map[string]string) map[string]string {
+	if m == nil || len(m) >= maxSessions {
+		return map[string]string{}
 	}
-	d.pend(c)
+	return m
+}
+
+func scalar(r gjson.Result) string {
+	if r.Type == gjson.String {
+		return r.Str
+	}
+	return r.Raw
 }
 
 // shellCommand is a command given as an argument list: the script of
@@ -275,34 +274,18 @@ func shellCommand(argv gjson.Result) string {
 	return strings.Join(words, " ")
 }
 
-func (d *decoder) customToolCall(p gjson.Result) {
-	if p.Get("name").Str == "apply_patch" {
-		d.patch(p.Get("call_id").Str, p.Get("input").Str)
-	}
-}
-
-// patch records an apply_patch call and the files its patch names.
-func (d *decoder) patch(id, text string) {
-	c := call{ID: id, Tool: "apply_patch"}
+// patch reports an apply_patch call and the files its patch names.
+func (d *records) patch(id, text, ts string, acc *transcript.Accumulator) {
+	var files []string
 	for _, line := range strings.Split(text, "\n") {
 		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
 			if path, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), marker); ok {
-				if p := d.rel(strings.TrimSpace(path)); p != "" && !slices.Contains(c.Files, p) {
-					c.Files = append(c.Files, p)
-				}
+				files = append(files, strings.TrimSpace(path))
 			}
 		}
 	}
-	d.pend(c)
-}
-
-func (d *decoder) pend(c call) {
-	if len(d.Pending) >= maxPending {
-		// Outputs that never came: the oldest call is taken as done.
-		d.apply(d.Pending[0])
-		d.Pending = d.Pending[1:]
-	}
-	d.Pending = append(d.Pending, c)
+	d.remember(id, "apply_patch")
+	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: "apply_patch", Files: files})
 }
 
 // outputText is a tool output: a string, or (in some releases) content
@@ -320,173 +303,67 @@ func outputText(o gjson.Result) string {
 	return messageText(o)
 }
 
-var exitLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)
-})
+var (
+	exitLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)
+	})
+	runningLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^Process running with session ID (\d+)\s*$`)
+	})
+)
 
-// outcome reads a tool output: the exit code (ok when none is given), and
+// output reports the output of a call: its exit code, or that the command
+// goes on in an exec session (a later write_stdin brings its exit), and
 // the output proper (what follows "Output:").
-func outcome(tool, out string) (code int, failed bool, body string) {
+func (d *records) output(id, out, ts string, acc *transcript.Accumulator) {
+	target, tool := id, d.Tools[id]
+	if started, ok := d.Polls[id]; ok {
+		delete(d.Polls, id)
+		target, tool = started, d.Tools[started]
+	} else if _, ok := d.Tools[id]; !ok {
+		return // the output of a call not reported (write_stdin to no known command, a search)
+	}
 	head, body, found := strings.Cut(out, "\nOutput:\n")
 	if !found {
 		head, body = out, ""
 	}
+	o := transcript.Observation{Kind: transcript.Result, Time: ts, ID: target, Text: body}
 	if m := exitLine().FindStringSubmatch(head); m != nil {
-		code, _ = strconv.Atoi(m[1])
-		return code, code != 0, body
-	}
-	if tool == "apply_patch" {
+		code, _ := strconv.Atoi(m[1])
+		o.Exit = transcript.Exit(code)
+	} else if m := runningLine().FindStringSubmatch(out); m != nil {
+		d.Sessions = bounded(d.Sessions)
+		d.Sessions[strings.Clone(m[1])] = strings.Clone(target)
+		o.Running = true
+	} else if tool == "apply_patch" {
 		// A patch that fails verification answers with the reason alone.
-		return 0, !strings.Contains(out, "Success."), out
+		o.Failed, o.Text = !strings.Contains(out, "Success."), out
 	}
-	return 0, false, body
-}
-
-// output settles the call an output answers.
-func (d *decoder) output(id, out string) {
-	i := slices.IndexFunc(d.Pending, func(c call) bool { return c.ID == id })
-	if i < 0 {
-		return
-	}
-	c := d.Pending[i]
-	d.Pending = slices.Delete(d.Pending, i, i+1)
-	code, failed, body := outcome(c.Tool, out)
-	if !failed {
-		d.apply(c)
-		return
-	}
-	d.F.Errors = transcript.AppendLast(d.F.Errors, maxErrors, errorLine(c, code, d.redacted(body, 50*maxLineRunes)))
-}
-
-// apply records the effect of a call that did not fail.
-func (d *decoder) apply(c call) {
-	for _, f := range c.Files {
-		if !slices.Contains(d.F.Files, f) {
-			d.F.Files = transcript.AppendLast(d.F.Files, maxFiles, f)
+	if !o.Running {
+		delete(d.Tools, target)
+		for sid, started := range d.Sessions {
+			if started == target {
+				delete(d.Sessions, sid)
+			}
 		}
 	}
-}
-
-// errorLine is the one line reported for a failed call: the command or
-// the patched files, the exit code, and the output's last line (where a
-// failing command says why).
-func errorLine(c call, code int, body string) string {
-	var last string
-	lines := strings.Split(strings.TrimSpace(body), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			last = l
-			break
-		}
-	}
-	var b strings.Builder
-	if c.Command != "" {
-		b.WriteString("`" + handoff.Cut(commandLine(c.Command), 80) + "`")
-	} else {
-		b.WriteString(c.Tool)
-		if len(c.Files) > 0 {
-			b.WriteString(" " + strings.Join(c.Files, ", "))
-		}
-	}
-	if code != 0 {
-		b.WriteString(": exit " + strconv.Itoa(code))
-	}
-	if last != "" {
-		b.WriteString(": " + last)
-	}
-	return handoff.Cut(b.String(), maxLineRunes)
-}
-
-// commandLine is a command as one line: its first non-empty line, with
-// "…" when more followed, at most maxLineRunes long.
-func commandLine(cmd string) string {
-	cmd = strings.TrimSpace(cmd)
-	first, rest, more := strings.Cut(cmd, "\n")
-	first = strings.TrimSpace(first)
-	if more && strings.TrimSpace(rest) != "" {
-		first += " …"
-	}
-	return handoff.Cut(first, maxLineRunes)
+	acc.Add(o)
 }
 
 // compactPreamble opens the message Codex writes into the history after a
 // compaction, before the summary itself.
 const compactPreamble = "Another language model started to solve this problem"
 
-// compacted records a compaction's summary. Codex recorded the summary,
-// just before, as an assistant message: that is no reply.
-func (d *decoder) compacted(msg string) {
+// compactSummary is a compaction's summary without Codex's preamble (one
+// paragraph ending in "…analysis:" and a line break).
+func compactSummary(msg string) string {
 	s := strings.TrimSpace(msg)
 	if strings.HasPrefix(s, compactPreamble) {
-		// The preamble is one paragraph ending in "…analysis:" and a line break.
 		if _, after, ok := strings.Cut(s, "\n"); ok {
 			s = after
 		} else {
 			s = ""
 		}
 	}
-	s = handoff.CleanSummary(s)
-	if s == "" {
-		return
-	}
-	if d.Reply != "" && strings.TrimSpace(d.Reply) == strings.TrimSpace(d.redacted(s, maxTextRunes)) {
-		d.Reply, d.Before = d.Before, ""
-	}
-	d.F.CompactSummary = d.keep(s, 4*maxTextRunes)
-	// What was in context is gone; the next real usage says what is now.
-	d.F.Tokens = 0
-}
-
-// rel makes a patch path relative to the root: a relative path is taken
-// from the session's cwd; a path outside the root stays absolute.
-func (d *decoder) rel(p string) string {
-	if p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) && d.Cwd != "" {
-		p = filepath.Join(d.Cwd, p)
-	}
-	p = filepath.Clean(p)
-	if d.root != "" && filepath.IsAbs(p) {
-		if r, err := filepath.Rel(d.root, p); err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(r)
-		}
-	}
-	if p == "." {
-		return ""
-	}
-	return filepath.ToSlash(p)
-}
-
-// redacted is s redacted, for a text that will be cut to at most n runes.
-func (d *decoder) redacted(s string, n int) string {
-	if d.red == nil || s == "" {
-		return strings.Clone(transcript.PrefixRunes(s, n+redactMargin))
-	}
-	return d.red(transcript.PrefixRunes(s, n+redactMargin))
-}
-
-// keep is s, redacted, cut to at most n runes.
-func (d *decoder) keep(s string, n int) string { return handoff.Cut(d.redacted(s, n), n) }
-
-// Facts is what the records so far say. Calls still awaiting their output
-// count as done (the session may have stopped mid-call). Reading can go on.
-func (d *decoder) Facts() *handoff.Facts {
-	f := d.F
-	f.Files = slices.Clone(f.Files)
-	f.Tasks = slices.Clone(f.Tasks)
-	f.Commands = slices.Clone(f.Commands)
-	f.Errors = slices.Clone(f.Errors)
-	f.Prompts = slices.Clone(f.Prompts)
-	for _, c := range d.Pending {
-		for _, p := range c.Files {
-			if !slices.Contains(f.Files, p) {
-				f.Files = transcript.AppendLast(f.Files, maxFiles, p)
-			}
-		}
-	}
-	if d.Reply != "" {
-		f.LastAssistant = handoff.Cut(d.Reply, maxTextRunes)
-	}
-	return &f
+	return strings.TrimSpace(s)
 }

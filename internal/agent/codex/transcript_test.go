@@ -42,8 +42,10 @@ func TestReadRecorded(t *testing.T) {
 	data := rollout(t)
 	f := read(t, data, nil)
 	want := handoff.Facts{
-		Files:    []string{"src/token.go", "app.txt", "old.txt", "notes.txt", "docs/notes.md"},
-		Commands: []string{"mkdir -p src && env | sort > /tmp/codexrec/out/exec-env.txt", "ls does-not-exist", "git status --short", "cat src/token.go"},
+		Files: []string{"src/token.go", "app.txt", "old.txt", "notes.txt", "docs/notes.md"},
+		// ls, git status and cat only look: left out, counted.
+		Commands: []string{"mkdir -p src && env | sort > /tmp/codexrec/out/exec-env.txt"},
+		LookOnly: 3,
 		Errors: []string{
 			"`ls does-not-exist`: exit 2: ls: cannot access 'does-not-exist': No such file or directory",
 			"apply_patch missing.txt: apply_patch verification failed: Failed to read file to update /tmp/codexrec/proj/missing.txt: No such file or directory (os error 2)",
@@ -51,6 +53,9 @@ func TestReadRecorded(t *testing.T) {
 		Prompts:        []string{"implement the token refresh endpoint", "go on"},
 		LastAssistant:  "Resumed: all good.",
 		CompactSummary: "SUMMARY-TEXT: token.go added, app.txt patched; next the logout endpoint.",
+		Compactions:    1,
+		Since:          &handoff.Since{Prompts: []string{"go on"}, LastAssistant: "Resumed: all good."},
+		Started:        "2026-11-25T00:04:20.621Z",
 		Model:          "gpt-5.5",
 		Tokens:         60000,
 		Records:        wantedRecords(data), // every record of the recording the decoder reads is a rollout record
@@ -147,7 +152,7 @@ func TestStateRoundTrip(t *testing.T) {
 }
 
 // reloaded is a new decoder with d's state, carried through encoding/json.
-func reloaded(t testing.TB, d *decoder) *decoder {
+func reloaded(t testing.TB, d transcript.Decoder) transcript.Decoder {
 	t.Helper()
 	state, err := json.Marshal(d)
 	if err != nil {
@@ -255,9 +260,15 @@ func TestReadCases(t *testing.T) {
 			patchOut("p2", "Exit code: 1\nWall time: 0 seconds\nOutput:\nFailed to delete api/old.go\n"),
 			patch("p3", "*** Begin Patch\n*** Delete File: api/legacy.go\n*** End Patch\n"), // no output yet: the session stopped mid-call
 		), nil)
-		want := []string{"svc/api/login.go", "/elsewhere/x.txt", "README.md", "docs/README.md", "svc/api/legacy.go"}
+		want := []string{"svc/api/login.go", "README.md", "docs/README.md", "svc/api/legacy.go"}
 		if !slices.Equal(f.Files, want) {
 			t.Errorf("files %q, want %q", f.Files, want)
+		}
+		if want := []string{"/elsewhere/x.txt"}; !slices.Equal(f.Outside, want) {
+			t.Errorf("outside %q, want %q", f.Outside, want)
+		}
+		if want := []string{"apply_patch svc/api/legacy.go"}; !slices.Equal(f.InFlight, want) {
+			t.Errorf("in flight %q, want %q", f.InFlight, want)
 		}
 		if len(f.Errors) != 1 || f.Errors[0] != "apply_patch svc/api/old.go: exit 1: Failed to delete api/old.go" {
 			t.Errorf("errors %q", f.Errors)
@@ -271,17 +282,57 @@ func TestReadCases(t *testing.T) {
 			exec("c4", "npm run dev"), rec("response_item", map[string]any{"type": "function_call_output", "call_id": "c4", "output": "Chunk ID: 2\nWall time: 10 seconds\nProcess running with session ID 7\nOutput:\nready\n"}),
 			rec("response_item", map[string]any{"type": "function_call", "name": "shell", "arguments": `{"command":["bash","-lc","cargo build"]}`, "call_id": "c5"}),
 		), nil)
-		if want := []string{"make", "go test ./... …", "npm run dev", "cargo build"}; !slices.Equal(f.Commands, want) {
+		if want := []string{"make", "go test ./... … (+1 line)", "npm run dev", "cargo build"}; !slices.Equal(f.Commands, want) {
 			t.Errorf("commands %q, want %q", f.Commands, want)
 		}
-		if want := []string{"`go test ./... …`: exit 1: FAIL\tex/api\t0.01s"}; !slices.Equal(f.Errors, want) {
+		if want := []string{"`go test ./... … (+1 line)`: exit 1: --- FAIL: TestLogin (resolved: passed later)"}; !slices.Equal(f.Errors, want) {
 			t.Errorf("errors %q, want %q", f.Errors, want)
+		}
+		wantChecks := []handoff.Check{
+			{Command: "go test ./... … (+1 line)", Outcome: handoff.Passed, FailedBefore: true},
+			{Command: "make", Outcome: handoff.Passed},
+			{Command: "cargo build", Outcome: handoff.Running},
+		}
+		if !reflect.DeepEqual(f.Checks, wantChecks) {
+			t.Errorf("checks %+v, want %+v", f.Checks, wantChecks)
+		}
+		if want := []string{"`npm run dev`", "`cargo build`"}; !slices.Equal(f.InFlight, want) {
+			t.Errorf("in flight %q, want %q", f.InFlight, want)
+		}
+	})
+	t.Run("an exit that comes through write_stdin", func(t *testing.T) {
+		running := func(id, sid string) string {
+			return rec("response_item", map[string]any{"type": "function_call_output", "call_id": id,
+				"output": "Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID " + sid + "\nOriginal token count: 3\nOutput:\n=== RUN TestLogin\n"})
+		}
+		poll := func(id, sid string) string {
+			return rec("response_item", map[string]any{"type": "function_call", "name": "write_stdin", "arguments": `{"session_id":` + sid + `,"chars":"","yield_time_ms":1000}`, "call_id": id})
+		}
+		f := read(t, join(ctx,
+			exec("c1", "go test ./api/..."), running("c1", "7"),
+			poll("w1", "7"), running("w1", "7"),
+			poll("w2", "7"), execOut("w2", 1, "--- FAIL: TestLogin (0.01s)\nFAIL\tex/api\t0.01s\n"),
+			poll("w3", "99"), execOut("w3", 0, "ok\n"), // a session never seen: nothing
+			rec("response_item", map[string]any{"type": "function_call", "name": "update_plan", "call_id": "u1",
+				"arguments": `{"explanation":"x","plan":[{"step":"Reproduce","status":"completed"},{"step":"Fix login","status":"in_progress"}]}`}),
+		), nil)
+		if want := []string{"`go test ./api/...`: exit 1: --- FAIL: TestLogin (0.01s)"}; !slices.Equal(f.Errors, want) {
+			t.Errorf("errors %q, want %q", f.Errors, want)
+		}
+		if want := []handoff.Check{{Command: "go test ./api/...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}}}; !reflect.DeepEqual(f.Checks, want) {
+			t.Errorf("checks %+v, want %+v", f.Checks, want)
+		}
+		if len(f.InFlight) != 0 {
+			t.Errorf("in flight %q: the command ended", f.InFlight)
+		}
+		if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix login", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
+			t.Errorf("plan %+v, want %+v", f.Tasks, want)
 		}
 	})
 	t.Run("secrets are redacted before cutting", func(t *testing.T) {
 		secret := "sk-live-" + strings.Repeat("x", 30)
 		red := func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
-		long := strings.Repeat("a", maxPromptRune-10) + " " + secret
+		long := strings.Repeat("a", transcript.MaxPromptRunes-10) + " " + secret
 		f := read(t, join(ctx,
 			userMsg(long, "user.text"),
 			exec("c1", "curl -H 'Authorization: Bearer "+secret+"' https://api.example.com"), execOut("c1", 22, "denied for "+secret),
@@ -333,11 +384,11 @@ func TestBounds(t *testing.T) {
 			patch("p"+id, "*** Begin Patch\n*** Add File: f"+itoa(i)+".go\n*** End Patch\n"))
 	}
 	f := read(t, join(recs...), nil)
-	if len(f.Files) != maxFiles || len(f.Commands) != maxCommands || len(f.Errors) != maxErrors || len(f.Prompts) != maxPrompts {
+	if len(f.Files) != transcript.MaxFiles || len(f.Commands) != transcript.MaxCommands || len(f.Errors) != transcript.MaxErrors || len(f.Prompts) != transcript.MaxPrompts {
 		t.Errorf("lists: %d files, %d commands, %d errors, %d prompts", len(f.Files), len(f.Commands), len(f.Errors), len(f.Prompts))
 	}
-	if f.Files[maxFiles-1] != "f2999.go" || f.Prompts[maxPrompts-1] != "prompt 2999" {
-		t.Errorf("the last entries were not kept: %q %q", f.Files[maxFiles-1], f.Prompts[maxPrompts-1])
+	if f.Files[transcript.MaxFiles-1] != "f2999.go" || f.Prompts[transcript.MaxPrompts-1] != "prompt 2999" {
+		t.Errorf("the last entries were not kept: %q %q", f.Files[transcript.MaxFiles-1], f.Prompts[transcript.MaxPrompts-1])
 	}
 }
 

@@ -26,7 +26,7 @@ func FuzzDecoder(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(whole.Files) > maxFiles || len(whole.Commands) > maxCommands || len(whole.Errors) > maxErrors || len(whole.Prompts) > maxPrompts {
+		if len(whole.Files) > transcript.MaxFiles || len(whole.Commands) > transcript.MaxCommands || len(whole.Errors) > transcript.MaxErrors || len(whole.Prompts) > transcript.MaxPrompts {
 			t.Fatalf("bounds: %d files %d commands %d errors %d prompts", len(whole.Files), len(whole.Commands), len(whole.Errors), len(whole.Prompts))
 		}
 		for _, s := range append(append(append([]string{whole.LastAssistant, whole.CompactSummary}, whole.Prompts...), whole.Errors...), whole.Commands...) {

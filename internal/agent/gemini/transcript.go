@@ -2,8 +2,8 @@ package gemini
 
 import (
 	"bytes"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -12,23 +12,10 @@ import (
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
-// Bounds on what the facts keep: the last entries of each list, and the
-// longest text kept from one prompt, reply or summary.
-const (
-	maxFiles      = 200
-	maxCommands   = 50
-	maxErrors     = 30
-	maxPrompts    = 20
-	maxSeen       = 256 // tool call and prompt ids remembered against repeats
-	maxTextRunes  = 4000
-	maxLineRunes  = 200
-	maxPromptRune = 2000
-	// redactMargin is how far past a cut a kept text is redacted, so a
-	// secret that starts before the cut is matched whole.
-	redactMargin = 8 << 10
-)
+// maxSeen bounds the tool call and prompt ids remembered against repeats.
+const maxSeen = 256
 
-// decoder reads a Gemini CLI chat file (JSONL) into handoff facts. Its
+// decoder reads a Gemini CLI chat file (JSONL) into observations. Its
 // records: a session header ({"sessionId","projectHash","startTime",…},
 // again at every resume); messages {"id","timestamp","type":"user"|"gemini",
 // "content",…} where a model message carries tokens, model and the tool
@@ -37,39 +24,18 @@ const (
 // one rewriting "messages" restates the whole history (at a resume, and
 // after a compression, whose <state_snapshot> it then holds).
 //
-// Facts come from the messages as they are appended; a history rewrite
-// only brings the compression's snapshot (its other messages were read
-// when they were appended). Every field is exported so the state
+// Observations come from the messages as they are appended; a history
+// rewrite only brings the compression's snapshot (its other messages were
+// read when they were appended). Its own state, the ids already read,
 // round-trips through encoding/json.
 type decoder struct {
-	Root  string        `json:"root,omitempty"`
-	F     handoff.Facts `json:"facts"`
-	Calls []string      `json:"calls,omitempty"` // ids of tool calls already counted, latest last
-	Users []string      `json:"users,omitempty"` // ids of user messages already read
-	Reply string        `json:"reply,omitempty"` // the latest reply, redacted, cut wide (cut to size in Facts)
-	red   func(string) string
+	Calls []string `json:"calls,omitempty"` // ids of tool calls already reported, latest last
+	Users []string `json:"users,omitempty"` // ids of user messages already read
 }
 
-func newDecoder(root string, red func(string) string) *decoder {
-	if root != "" {
-		root = filepath.Clean(root)
-	}
-	return &decoder{Root: root, red: red}
+func newDecoder(root string, red func(string) string) transcript.Decoder {
+	return transcript.NewDecoder(&decoder{}, root, red)
 }
-
-// SetRedactor sets the redaction a decoder restored from JSON uses.
-func (d *decoder) SetRedactor(red func(string) string) { d.red = red }
-
-// redacted is s redacted, for a text that will be cut to at most n runes.
-func (d *decoder) redacted(s string, n int) string {
-	if d.red == nil || s == "" {
-		return s
-	}
-	return d.red(handoff.Cut(s, n+redactMargin))
-}
-
-// keep is s redacted, then cut to at most n runes.
-func (d *decoder) keep(s string, n int) string { return handoff.Cut(d.redacted(s, n), n) }
 
 var (
 	headSet     = []byte(`{"$set"`)
@@ -94,7 +60,7 @@ func (d *decoder) Wants(head []byte) bool {
 }
 
 // Record decodes one chat record.
-func (d *decoder) Record(rec []byte) {
+func (d *decoder) Record(rec []byte, acc *transcript.Accumulator) {
 	rec = transcript.ValidUTF8(rec)
 	if !gjson.ValidBytes(rec) {
 		return // a last line cut short mid-write
@@ -104,32 +70,33 @@ func (d *decoder) Record(rec []byte) {
 		return
 	}
 	if set := root.Get(`\$set`); set.Exists() {
-		d.F.Records++ // a chat record: what tells a chat file from one that is not
+		acc.Recognised() // a chat record: what tells a chat file from one that is not
 		if msgs := set.Get("messages"); msgs.IsArray() {
-			d.rewrite(msgs)
+			rewrite(msgs, acc)
 		}
 		return
 	}
 	switch root.Get("type").Str {
 	case "user":
-		d.F.Records++
-		d.user(root)
+		acc.Recognised()
+		d.user(root, acc)
 	case "gemini":
-		d.F.Records++
-		d.gemini(root)
+		acc.Recognised()
+		d.gemini(root, acc)
 	}
 }
 
 // rewrite reads a restated history: the <state_snapshot> a compression put
-// at its start is the compaction summary.
-func (d *decoder) rewrite(msgs gjson.Result) {
+// at its start is the compaction summary (the same one restated again at a
+// resume is no new compaction: the accumulator knows it).
+func rewrite(msgs gjson.Result, acc *transcript.Accumulator) {
 	msgs.ForEach(func(_, m gjson.Result) bool {
 		if m.Get("type").Str != "user" {
 			return true
 		}
 		text := strings.TrimSpace(partsText(m.Get("content")))
 		if s, ok := snapshot(text); ok {
-			d.F.CompactSummary = d.keep(s, 4*maxTextRunes)
+			acc.Add(transcript.Observation{Kind: transcript.Summary, Time: m.Get("timestamp").Str, Text: s})
 		}
 		return true
 	})
@@ -152,7 +119,7 @@ func snapshot(text string) (string, bool) {
 // user reads a prompt: its text without the <hook_context> parts hooks
 // added. Tool results (functionResponse parts) are read from the model
 // record that made the call.
-func (d *decoder) user(m gjson.Result) {
+func (d *decoder) user(m gjson.Result, acc *transcript.Accumulator) {
 	id := m.Get("id").Str
 	if id != "" && slices.Contains(d.Users, id) {
 		return
@@ -164,79 +131,76 @@ func (d *decoder) user(m gjson.Result) {
 	if id != "" {
 		d.Users = transcript.AppendLast(d.Users, maxSeen, strings.Clone(id))
 	}
-	d.F.Prompts = transcript.AppendLast(d.F.Prompts, maxPrompts, d.keep(text, maxPromptRune))
+	acc.Add(transcript.Observation{Kind: transcript.Prompt, Time: m.Get("timestamp").Str, Text: text})
 }
 
 // gemini reads a model record: its usage, its text (the last reply) and the
-// tool calls it made, each counted once, when first seen with a status.
-func (d *decoder) gemini(m gjson.Result) {
+// tool calls it made, each reported once, when first seen with a status.
+func (d *decoder) gemini(m gjson.Result, acc *transcript.Accumulator) {
+	ts := m.Get("timestamp").Str
+	u := transcript.Observation{Kind: transcript.Usage, Model: m.Get("model").Str}
 	if t := m.Get("tokens.input"); t.Type == gjson.Number && t.Int() > 0 {
-		d.F.Tokens = int(t.Int())
+		u.Tokens = int(t.Int())
 	}
-	if model := m.Get("model").Str; model != "" {
-		d.F.Model = strings.Clone(model)
-	}
-	if text := strings.TrimSpace(partsText(m.Get("content"))); text != "" {
-		d.Reply = strings.Clone(d.redacted(text, maxTextRunes))
-	}
+	acc.Add(u)
+	acc.Add(transcript.Observation{Kind: transcript.Reply, Time: ts, Text: partsText(m.Get("content"))})
 	m.Get("toolCalls").ForEach(func(_, c gjson.Result) bool {
-		d.toolCall(c)
+		d.toolCall(c, ts, acc)
 		return true
 	})
 }
 
-// toolCall records one completed tool call: the file a write or replace
-// touched, the command a shell call ran, and the error of a failed call
-// (a shell command's non-zero exit included).
-func (d *decoder) toolCall(c gjson.Result) {
+// toolCall reports one completed tool call and its result: the file a
+// write or replace touched, the command a shell call ran (its exit code
+// read from the output), the plan write_todos set.
+func (d *decoder) toolCall(c gjson.Result, ts string, acc *transcript.Accumulator) {
 	id := c.Get("id").Str
 	status := c.Get("status").Str
 	if status == "" || (id != "" && slices.Contains(d.Calls, id)) {
 		return
+	}
+	if status == "cancelled" {
+		return // never ran: touched nothing, failed nothing
 	}
 	if id != "" {
 		d.Calls = transcript.AppendLast(d.Calls, maxSeen, strings.Clone(id))
 	}
 	name := c.Get("name").Str
 	args := c.Get("args")
-	path := args.Get("file_path").Str
-	command := ""
-	if name == "run_shell_command" {
-		command = commandLine(d.redacted(args.Get("command").Str, 4*maxLineRunes))
-		if command != "" {
-			d.F.Commands = transcript.AppendLastUnique(d.F.Commands, command, maxCommands)
-		}
+	call := transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name}
+	switch name {
+	case "write_file", "replace":
+		call.Files = []string{args.Get("file_path").Str}
+	case "run_shell_command":
+		call.Command = args.Get("command").Str
+	case "write_todos":
+		e := &transcript.PlanEdit{Op: transcript.Set}
+		args.Get("todos").ForEach(func(_, t gjson.Result) bool {
+			e.Items = append(e.Items, handoff.Task{Subject: t.Get("description").Str, Status: t.Get("status").Str})
+			return true
+		})
+		call.Plan = e
 	}
+	if id == "" {
+		call.ID = "gemini-call-" + strconv.Itoa(len(d.Calls))
+	}
+	acc.Add(call)
+	res := transcript.Observation{Kind: transcript.Result, Time: ts, ID: call.ID}
 	switch status {
 	case "error":
-		d.addError(name, path, command, resultText(c.Get("result"), "error"))
+		res.Failed, res.Text = true, resultText(c.Get("result"), "error")
+		if res.Text == "" {
+			res.Text = resultText(c.Get("result"), "output")
+		}
 	case "success":
-		if name == "write_file" || name == "replace" {
-			d.addFile(path)
-		}
+		res.Text = resultText(c.Get("result"), "output")
 		if name == "run_shell_command" {
-			if code, out, failed := shellFailure(resultText(c.Get("result"), "output")); failed {
-				d.addError(name, "", command, "Exit Code "+code+": "+out)
-			}
+			res.Exit, res.Text = shellExit(res.Text)
 		}
+	default:
+		return // still running: in flight
 	}
-}
-
-// addError records one failed call as a line: the tool, its file or
-// command, and the first informative line of what it said.
-func (d *decoder) addError(name, path, command, msg string) {
-	msg = firstLine(d.redacted(msg, 50*maxLineRunes))
-	if msg == "" {
-		msg = "(no message)"
-	}
-	prefix := name
-	switch {
-	case command != "":
-		prefix += " `" + handoff.Cut(command, 80) + "`"
-	case path != "":
-		prefix += " " + filepath.Base(path)
-	}
-	d.F.Errors = transcript.AppendLast(d.F.Errors, maxErrors, handoff.Cut(prefix+": "+msg, maxLineRunes))
+	acc.Add(res)
 }
 
 // resultText is a call's result text: the response's field key (output or
@@ -255,77 +219,27 @@ func resultText(result gjson.Result, key string) string {
 	return strings.Join(parts, "\n")
 }
 
-// shellFailure reads run_shell_command's output ("Output: …\nExit Code:
-// N\n…"): the exit code when not 0, and the first line of output that says
-// something.
-func shellFailure(out string) (code, first string, failed bool) {
+// shellExit reads run_shell_command's output ("Output: …\nExit Code:
+// N\n…"): the exit code, when given, and the output without the tool's
+// own lines (its headers, the <untrusted_context> tags around the output).
+func shellExit(out string) (*int, string) {
+	var exit *int
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(l)
-		if c, ok := strings.CutPrefix(l, "Exit Code:"); ok {
-			code = strings.TrimSpace(c)
+		t := strings.TrimSpace(l)
+		if c, ok := strings.CutPrefix(t, "Exit Code:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(c)); err == nil {
+				exit = transcript.Exit(n)
+			}
 			continue
 		}
-		l = strings.TrimSpace(strings.TrimPrefix(l, "Output:"))
-		if l == "" || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "Process Group PGID:") {
+		if strings.HasPrefix(t, "<") || strings.HasPrefix(t, "Process Group PGID:") || strings.HasPrefix(t, "Background PIDs:") || strings.HasPrefix(t, "Signal:") ||
+			strings.HasPrefix(t, "Directory:") || strings.HasPrefix(t, "Command:") || strings.HasPrefix(t, "Error: (none)") {
 			continue
 		}
-		lines = append(lines, l)
+		lines = append(lines, strings.TrimPrefix(l, "Output: "))
 	}
-	if code == "" || code == "0" {
-		return "", "", false
-	}
-	if len(lines) > 0 {
-		first = lines[0]
-	}
-	return code, first, true
-}
-
-// firstLine is the first non-blank line of s, trimmed.
-func firstLine(s string) string {
-	for _, l := range strings.SplitN(s, "\n", 50) {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
-}
-
-func (d *decoder) addFile(p string) {
-	p = d.rel(p)
-	if p == "" || slices.Contains(d.F.Files, p) {
-		return
-	}
-	d.F.Files = transcript.AppendLast(d.F.Files, maxFiles, p)
-}
-
-// rel makes p relative to the root when it lies inside it, with forward
-// slashes; a path outside the root stays as it is (cleaned).
-func (d *decoder) rel(p string) string {
-	if p == "" {
-		return ""
-	}
-	p = filepath.Clean(p)
-	if d.Root != "" && filepath.IsAbs(p) {
-		if r, err := filepath.Rel(d.Root, p); err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(r)
-		}
-	}
-	return filepath.ToSlash(p)
-}
-
-// Facts is what the records so far say; reading can go on after.
-func (d *decoder) Facts() *handoff.Facts {
-	f := d.F
-	f.Files = slices.Clone(d.F.Files)
-	f.Tasks = slices.Clone(d.F.Tasks)
-	f.Commands = slices.Clone(d.F.Commands)
-	f.Errors = slices.Clone(d.F.Errors)
-	f.Prompts = slices.Clone(d.F.Prompts)
-	if d.Reply != "" {
-		f.LastAssistant = handoff.Cut(d.Reply, maxTextRunes)
-	}
-	return &f
+	return exit, strings.Join(lines, "\n")
 }
 
 // partsText is a message's text: the string itself, or its text parts
@@ -362,27 +276,4 @@ func stripHookContext(s string) string {
 		s = s[:i] + s[i+j+len(close):]
 	}
 	return strings.TrimSpace(s)
-}
-
-// commandLine is a command as it ran, on one line: the lines of a script
-// joined by "; " (a line ending in a backslash goes on with the next),
-// whitespace folded, at most maxLineRunes long.
-func commandLine(cmd string) string {
-	var b strings.Builder
-	sep := ""
-	for _, l := range strings.Split(cmd, "\n") {
-		l = strings.Join(strings.Fields(l), " ")
-		if l == "" {
-			continue
-		}
-		b.WriteString(sep)
-		if cont, ok := strings.CutSuffix(l, "\\"); ok {
-			b.WriteString(strings.TrimSpace(cont))
-			sep = " "
-			continue
-		}
-		b.WriteString(l)
-		sep = "; "
-	}
-	return handoff.Cut(b.String(), maxLineRunes)
 }

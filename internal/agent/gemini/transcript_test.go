@@ -55,7 +55,9 @@ func TestDecoderRealSession(t *testing.T) {
 		}
 	}
 	check("files", f.Files, []string{"src/made.go", "app.txt"})
-	check("commands", f.Commands, []string{`go test ./... && echo "done"`, "ls -la"})
+	check("commands", f.Commands, []string{`go test ./... && echo "done"`}) // ls -la only looks
+	check("look only", f.LookOnly, 1)
+	check("checks", f.Checks, []handoff.Check{{Command: `go test ./... && echo "done"`, Outcome: handoff.Failed}})
 	check("prompts", f.Prompts, []string{`fix the <token> "refresh"`, "check app.txt", "and now?"})
 	check("last reply", f.LastAssistant, "third turn reply")
 	check("summary", f.CompactSummary, "SUMMARY-TEXT: app.txt was patched; go test fails.")
@@ -64,7 +66,7 @@ func TestDecoderRealSession(t *testing.T) {
 	if len(f.Errors) != 2 {
 		t.Fatalf("errors: %q, want the failing go test and the failing replace", f.Errors)
 	}
-	if !strings.HasPrefix(f.Errors[0], "run_shell_command `go test ./... && echo \"done\"`: Exit Code 1: pattern ./...: directory prefix") {
+	if !strings.HasPrefix(f.Errors[0], "`go test ./... && echo \"done\"`: exit 1: pattern ./...: directory prefix") {
 		t.Errorf("shell error: %q", f.Errors[0])
 	}
 	if !strings.HasPrefix(f.Errors[1], "replace app.txt: Could not find an exact match for 'old_string'") {
@@ -84,8 +86,8 @@ func TestDecoderSharedSample(t *testing.T) {
 	// Paths outside the root stay absolute; a prompt whose BeforeAgent
 	// context came as a second part loses it too.
 	f := decode(t, readChat(t, sampleChat), "/elsewhere", nil)
-	if want := []string{"/home/dev/sandbox/proj/made.txt", "/home/dev/sandbox/proj/app.txt"}; !slices.Equal(f.Files, want) {
-		t.Errorf("files %q, want %q", f.Files, want)
+	if want := []string{"/home/dev/sandbox/proj/made.txt", "/home/dev/sandbox/proj/app.txt"}; !slices.Equal(f.Outside, want) || len(f.Files) != 0 {
+		t.Errorf("outside %q (files %q), want %q", f.Outside, f.Files, want)
 	}
 	if want := []string{"edit app.txt", "check app.txt"}; !slices.Equal(f.Prompts, want) {
 		t.Errorf("prompts %q, want %q", f.Prompts, want)
@@ -132,12 +134,11 @@ func readSplit(t testing.TB, chat []byte, at int, red func(string) string) *hand
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back decoder
-	if err := json.Unmarshal(state, &back); err != nil {
+	back := newDecoder(recRoot, red)
+	if err := json.Unmarshal(state, back); err != nil {
 		t.Fatalf("state does not round-trip: %v", err)
 	}
-	back.SetRedactor(red)
-	f, err := transcript.Read(bytes.NewReader(chat[at:]), &back)
+	f, err := transcript.Read(bytes.NewReader(chat[at:]), back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestDecoderRedactsBeforeCutting(t *testing.T) {
 		seen = append(seen, s)
 		return strings.ReplaceAll(s, "hunter2", "[REDACTED]")
 	}
-	long := strings.Repeat("x", maxPromptRune-3) + " hunter2 and more"
+	long := strings.Repeat("x", transcript.MaxPromptRunes-3) + " hunter2 and more"
 	chat := strings.Join([]string{
 		`{"id":"u1","timestamp":"t","type":"user","content":[{"text":` + quote(long) + `}]}`,
 		`{"id":"g1","timestamp":"t","type":"gemini","content":"the password is hunter2","tokens":{"input":5,"output":1,"total":6},"model":"m","toolCalls":[` +
@@ -168,7 +169,7 @@ func TestDecoderRedactsBeforeCutting(t *testing.T) {
 	if !slices.ContainsFunc(seen, func(s string) bool { return strings.HasSuffix(s, "hunter2 and more") }) {
 		t.Errorf("the redactor did not see the prompt before the cut")
 	}
-	if f.Errors[0] != "run_shell_command `echo [REDACTED] | login`: Exit Code 2: bad [REDACTED]" {
+	if f.Errors[0] != "`echo [REDACTED] | login`: exit 2: bad [REDACTED]" {
 		t.Errorf("error %q", f.Errors[0])
 	}
 }
@@ -201,7 +202,7 @@ func TestDecoderCases(t *testing.T) {
 				`{"id":"c2","name":"run_shell_command","args":{"command":"make\n\n  make install \\\n    --prefix /usr"},"status":"success","result":[{"functionResponse":{"response":{"output":"Output: ok\nExit Code: 0"}}}]}]}`,
 		},
 		check: func(t *testing.T, f *handoff.Facts) {
-			if len(f.Files) != 0 || len(f.Errors) != 0 || !slices.Equal(f.Commands, []string{"make; make install --prefix /usr"}) {
+			if len(f.Files) != 0 || len(f.Errors) != 0 || !slices.Equal(f.Commands, []string{"make … (+2 lines)"}) {
 				t.Errorf("files %q errors %q commands %q", f.Files, f.Errors, f.Commands)
 			}
 		},

@@ -1,0 +1,180 @@
+// Package localstate keeps what continuity remembers about a worktree
+// that is never committed: each agent session's state (its hook runs, the
+// handoff it last wrote, its client process and transcript), where the
+// transcript checkpoints go, the worktree's chosen ledger, recovery
+// claims and the index of open sessions. It lives under the worktree's git
+// directory, so it needs no .gitignore entry, and every file is read and
+// written through internal/safefile, under its locks.
+package localstate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/continuity-md/continuity/internal/safefile"
+)
+
+// State is one worktree's local state, in the directory Dir, and what
+// it shares with the repository's other worktrees, in Common.
+type State struct {
+	// Dir holds the worktree's state: <git dir>/continuity in a repository.
+	Dir string
+	// Common holds what every worktree of the repository sees (its
+	// sessions): <common git dir>/continuity/shared; "" outside a
+	// repository.
+	Common string
+	// redact returns its argument with every secret replaced: a session id
+	// that holds one never names a file.
+	redact   func(string) string
+	lockOnce sync.Once
+	locks    string // see LockDir
+
+	commonOnce  sync.Once
+	commonLocks string // see commonLockDir
+}
+
+// New returns the local state kept in dir, sharing common with the
+// repository's other worktrees ("" for none). redact (nil: none beyond the
+// built-in rules) is the repository's redaction, applied to the names of
+// state files.
+func New(dir, common string, redact func(string) string) *State {
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	return &State{Dir: dir, Common: common, redact: redact}
+}
+
+// LockDir is where locks and temporary files go, for local state and the
+// repository's files alike: under local state, or, when that cannot be
+// written (an agent's sandbox, such as Codex's workspace-write, mounts .git
+// read-only while the work tree stays writable), a directory in the user's
+// temporary space named after it, so that every process in the same plight
+// shares it. Writers that do not share a lock are still kept from losing
+// each other's writes by safefile's check before it replaces a file.
+func (s *State) LockDir() string {
+	s.lockOnce.Do(func() {
+		d := filepath.Join(s.Dir, "locks")
+		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
+			s.locks = d
+			return
+		}
+		// Local state cannot be written (an agent's sandbox, such as
+		// Codex's workspace-write, mounts .git read-only while the work
+		// tree stays writable): a directory private to the user named after
+		// it, so that every process of the user in the same plight shares
+		// it. Writers that do not share a lock are still kept from losing
+		// each other's writes by safefile's check before it replaces a file.
+		sum := sha256.Sum256([]byte(d))
+		s.locks = privateLockDir("locks-" + hex.EncodeToString(sum[:8]))
+		fallbackLocks.Lock()
+		fallbackLocks.dirs = append(fallbackLocks.dirs, s.locks)
+		fallbackLocks.Unlock()
+	})
+	return s.locks
+}
+
+// Options are the safefile options for files in local state.
+func (s *State) Options() safefile.Options {
+	return safefile.Options{LockDir: s.LockDir(), Root: s.Dir}
+}
+
+// TranscriptDir is where the transcript checkpoints are kept (see
+// transcript.LoadCheckpoint).
+func (s *State) TranscriptDir() string { return filepath.Join(s.Dir, "transcripts") }
+
+// SessionsDir is where each agent session's state file is kept.
+func (s *State) SessionsDir() string { return filepath.Join(s.Dir, "sessions") }
+
+// Chosen is the ledger chosen for this worktree with `continuity use`, as
+// recorded ("" when none); the caller checks the name.
+func (s *State) Chosen() string {
+	b, err := safefile.Read(filepath.Join(s.Dir, "active"), safefile.Options{Root: s.Dir, MaxSize: 4 << 10})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Choose records name as this worktree's ledger; the caller checks the name.
+func (s *State) Choose(name string) error {
+	return s.write(filepath.Join(s.Dir, "active"), []byte(name+"\n"))
+}
+
+// recoveryMark is the file that says a recovery waits for a later hook.
+func (s *State) recoveryMark() string { return filepath.Join(s.Dir, "recovery-pending") }
+
+// RecoveryPending reports whether a session of this worktree waits for
+// its recovery (one stat: the turn-end hook asks every turn).
+func (s *State) RecoveryPending() bool {
+	_, err := os.Stat(s.recoveryMark())
+	return err == nil
+}
+
+// SetRecoveryPending records whether a recovery waits.
+func (s *State) SetRecoveryPending(on bool) error {
+	if !on {
+		if err := os.Remove(s.recoveryMark()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local state: %w", err)
+		}
+		return nil
+	}
+	return s.write(s.recoveryMark(), []byte("see sessions/*.json, field pending\n"))
+}
+
+// write replaces the state file at path with data.
+func (s *State) write(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("local state: %w", err)
+	}
+	err := safefile.Update(path, s.Options(), func([]byte) ([]byte, error) { return data, nil })
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("local state: %w", err)
+	}
+	return nil
+}
+
+// maxMemo bounds a memo read back.
+const maxMemo = 4 << 10
+
+// Memo returns the memo named slot (a cache of something the workspace
+// would otherwise recompute) and when it was written, by the file
+// system's clock.
+func (s *State) Memo(slot string) ([]byte, time.Time, error) {
+	path := filepath.Join(s.Dir, "memo", slot)
+	b, err := safefile.Read(path, safefile.Options{Root: s.Dir, MaxSize: maxMemo})
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return b, fi.ModTime(), nil
+}
+
+// SetMemo writes the memo named slot, unsynced (it is a cache), as a new
+// file: its modification time must be now, even when its content is what
+// the memo already said. A slot is a plain file name.
+func (s *State) SetMemo(slot string, content []byte) error {
+	if slot == "" || filepath.Base(slot) != slot || strings.HasPrefix(slot, ".") {
+		return fmt.Errorf("memo %q: not a plain name", slot)
+	}
+	path := filepath.Join(s.Dir, "memo", slot)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	opts := s.Options()
+	opts.NoSync = true
+	return safefile.Update(path, opts, func([]byte) ([]byte, error) { return content, nil })
+}
