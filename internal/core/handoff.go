@@ -182,7 +182,7 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 	if err != nil {
 		return fail(err)
 	}
-	d := e.Host.NewDecoder(p.Root, p.Redact)
+	d := newDecoder(p, e)
 	var cp *transcript.Checkpoint
 	var deadline time.Time
 	stateDir := p.Local.TranscriptDir()
@@ -214,6 +214,28 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 		warn.lines = append(warn.lines, "the transcript was read only in part before the deadline; the next hook goes on from there")
 	}
 	return facts, warn, nil
+}
+
+// newDecoder is the host's decoder for the project: paths relative to its
+// root, texts redacted, its own check commands recognised.
+func newDecoder(p *workspace.Workspace, e Env) transcript.Decoder {
+	d := e.Host.NewDecoder(p.Root, p.Redact)
+	if cp, ok := d.(transcript.CheckPatterns); ok && len(p.Config.Handoff.Checks) > 0 {
+		cp.SetCheckPatterns(checkPatterns(p.Config.Handoff.Checks))
+	}
+	return d
+}
+
+// checkPatterns compiles a project's own check commands (the config
+// checked them: one that does not compile is passed over).
+func checkPatterns(res []string) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, s := range res {
+		if re, err := regexp.Compile(s); err == nil {
+			out = append(out, re)
+		}
+	}
+	return out
 }
 
 // TurnBudget bounds the reading of a turn-end checkpoint: the host waits
@@ -254,7 +276,7 @@ func checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, fil
 			before += m.Offset
 		}
 	}
-	facts, next, err := transcript.ReadFrom(tfiles, e.Host.NewDecoder(p.Root, p.Redact), cp, deadline)
+	facts, next, err := transcript.ReadFrom(tfiles, newDecoder(p, e), cp, deadline)
 	if err != nil {
 		return "", nil, false, err
 	}

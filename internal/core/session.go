@@ -12,7 +12,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
-	"github.com/continuity-md/continuity/internal/proc"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -32,7 +32,7 @@ type Env struct {
 	Roots []string
 	// Client is the client process the call runs for, when known: its own
 	// sessions are never named as others at work.
-	Client *proc.Identity
+	Client *localstate.Process
 }
 
 // LoadLedger reads and parses work stream name's ledger; a missing one is

@@ -12,7 +12,6 @@ import (
 	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/localstate"
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
@@ -33,7 +32,7 @@ func Live(r localstate.RepoSession, now time.Time) bool {
 		return false
 	}
 	if r.Client != nil && r.Client.Known() {
-		return !proc.Gone(*r.Client)
+		return !localstate.ProcessGone(*r.Client)
 	}
 	return now.Sub(r.Active) < liveQuiet
 }
@@ -42,7 +41,7 @@ func Live(r localstate.RepoSession, now time.Time) bool {
 // repository's sessions: who, where, on which stream, what it touched. A
 // subagent's calls are its parent's work: they renew the parent's entry and
 // never end it.
-func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, host, stream string, client, candidate *proc.Identity, files []string) error {
+func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, host, stream string, client, candidate *localstate.Process, files []string) error {
 	if p.Repo.Root == "" || ev.SessionID == "" {
 		return nil
 	}
@@ -121,8 +120,8 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 // or on files its ledger names, most recently active first: neither the
 // session self nor any of the client process client (when known; a
 // client's earlier session is not another at work).
-func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, self string, client *proc.Identity, ledgerFiles []string, now time.Time) []inject.Other {
-	mine := func(id *proc.Identity) bool { return client != nil && id != nil && *id == *client }
+func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, self string, client *localstate.Process, ledgerFiles []string, now time.Time) []inject.Other {
+	mine := func(id *localstate.Process) bool { return client != nil && id != nil && *id == *client }
 	var out []inject.Other
 	for _, r := range sessions {
 		if r.ID == self || mine(r.Client) || mine(r.Candidate) {

@@ -13,7 +13,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/agent/codex"
-	"github.com/continuity-md/continuity/internal/proc"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
@@ -24,7 +24,7 @@ type worktrees struct {
 	t       *testing.T
 	main    *testkit.Repo
 	now     time.Time
-	clients map[string]proc.Identity // by session id
+	clients map[string]localstate.Process // by session id
 }
 
 func newWorktrees(t *testing.T) *worktrees {
@@ -54,14 +54,14 @@ func (w *worktrees) open(dir string) *workspace.Workspace {
 
 // client is a live process standing for one client (an agent's), for the
 // test's length.
-func (w *worktrees) client() proc.Identity {
+func (w *worktrees) client() localstate.Process {
 	w.t.Helper()
 	cmd := exec.Command("sleep", "600")
 	if err := cmd.Start(); err != nil {
 		w.t.Fatal(err)
 	}
 	w.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Of(cmd.Process.Pid)
+	id, err := localstate.ProcessOf(cmd.Process.Pid)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func (w *worktrees) hook(h agent.Host, dir string, ev agent.Event) agent.Answer 
 	w.t.Helper()
 	var stderr bytes.Buffer
 	if w.clients == nil {
-		w.clients = map[string]proc.Identity{}
+		w.clients = map[string]localstate.Process{}
 	}
 	id, ok := w.clients[ev.SessionID]
 	if !ok {
@@ -82,7 +82,7 @@ func (w *worktrees) hook(h agent.Host, dir string, ev agent.Event) agent.Answer 
 		w.clients[ev.SessionID] = id
 	}
 	k := Hook{Env: Env{Host: h, Getenv: w.main.Getenv, Now: w.now, Version: "test"}, Dir: t0dir, Stderr: &stderr,
-		Client: func() (proc.Identity, bool, error) { return id, true, nil }}
+		Client: func() (localstate.Process, bool, error) { return id, true, nil }}
 	ev.Cwd = dir
 	if ev.Name == "" {
 		ev.Name = "Event"
