@@ -76,7 +76,10 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff", Files: facts.Files}, nil
 	}
-	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+	// A compaction is always handed off, chat-only or not: what came
+	// before it leaves the model's context, and its summary (added after,
+	// by AddSummary) needs a handoff to land in.
+	if r.Event != "manual" && r.Event != "pre-compact" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
 		if r.AgentSession != "" {
 			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {

@@ -127,11 +127,9 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"It is 4."}]},"uuid":"a2"}`,
 	}, "\n")+"\n"), 0o644)
 	before := r.read("thoughts/ledgers/CONTINUITY_auth.md")
-	for _, ev := range []string{"session-end", "pre-compact"} {
-		w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: ev, AgentSession: "chat", Transcript: chat, SkipIfSame: ev == "session-end"})
-		if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
-			t.Errorf("a chat-only session's %s: %+v, %v", ev, w, err)
-		}
+	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "chat", Transcript: chat, SkipIfSame: true})
+	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
+		t.Errorf("a chat-only session's end: %+v, %v", w, err)
 	}
 	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
 		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
@@ -139,6 +137,27 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	if s := r.p.Local.LoadSession("chat"); s.Ledger != "auth" {
 		t.Errorf("local state does not remember the chat-only session: %+v", s)
 	}
+	// A compaction of a chat-only session is handed off all the same: the
+	// conversation leaves the model's context, and the compaction's summary
+	// lands in that handoff, which the session's end leaves in place.
+	pre, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "chat2", Transcript: chat})
+	if err != nil || pre.Path == "" {
+		t.Fatalf("a chat-only session's compaction: %+v, %v", pre, err)
+	}
+	if msg, err := AddSummary(r.p, "chat2", "<summary>Asked what 2+2 is; it is 4.</summary>"); err != nil || !strings.Contains(msg, pre.Path) {
+		t.Errorf("the compaction summary: %q, %v", msg, err)
+	}
+	if w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "chat2", Transcript: chat, SkipIfSame: true}); err != nil || w.Path != "" {
+		t.Errorf("the chat-only session's end after its compaction: %+v, %v", w, err)
+	}
+	if got := handoffsOf(t, r, "auth"); len(got) != 1 || !strings.HasSuffix(filepath.ToSlash(got[0]), pre.Path) {
+		t.Errorf("handoffs %v, want the compaction's %s alone", got, pre.Path)
+	}
+	contains(t, "the compaction's handoff", r.read(pre.Path), "Asked what 2+2 is; it is 4.")
+	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
+		t.Errorf("a chat-only session's compaction rewrote the ledger:\n%s", after)
+	}
+	os.Remove(filepath.Join(r.dir, filepath.FromSlash(pre.Path)))
 	// By hand, without a session: each one is written, under its own name.
 	for range 2 {
 		if w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "manual"}); err != nil || w.Path == "" {
