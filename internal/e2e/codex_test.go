@@ -166,15 +166,24 @@ func TestCodexClaudeHandoff(t *testing.T) {
 		t.Fatalf("the Codex session %.8s wrote no handoff with its reply: %v", cx.ID, names)
 	}
 
-	// Claude Code starts with it.
-	cl := cp.runClaude([]AnthropicResponse{AnthropicText(claudeReply)}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
+	// Claude Code starts with it, and works: a session that only talked
+	// would write no handoff (issue 22), and Codex would rightly be given
+	// Codex's own again.
+	logout := filepath.Join(cp.dir, "src", "auth", "logout.go")
+	cl := cp.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": logout, "content": "package auth\n\nfunc Logout() error { return nil }\n"}),
+		AnthropicText(claudeReply),
+	}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
+	if got := cp.read("src/auth/logout.go"); !strings.Contains(got, "Logout") {
+		t.Fatalf("Claude Code's Write did not run: logout.go = %q", got)
+	}
 	ctx := strings.Join(cp.firstContexts(cl, cl.ID), "\n")
 	requireAll(t, "Claude Code's context", ctx, goal, ledgerNow, codexReply, "Codex")
 
 	// And Codex starts with Claude Code's.
 	cx2 := cp.runCodex([]OpenAIResponse{OpenAIText("Continuing with the logout tests.")}, "pick up where the last session stopped")
 	got := cp.carried(codexModelRequests(cx2.Requests)[0], cp.hookContexts(cx2.ID), "Codex after Claude Code")
-	requireAll(t, "Codex's context", got[0], goal, ledgerNow, claudeReply, "Claude Code")
+	requireAll(t, "Codex's context", got[0], goal, ledgerNow, claudeReply, "Claude Code", "\n- src/auth/logout.go") // the file it wrote, in the ledger's files
 	t.Logf("Codex's context after Claude Code:\n%s", got[0])
 }
 
