@@ -194,12 +194,7 @@ func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 
 // flushWait bounds how long a hook waits for Copilot to write the events
 // up to its own call (it writes them about every half second, measured).
-// flushWindow is how recent a compaction must be for an injection after
-// it to be possibly still unwritten: past it, the events say all.
-const (
-	flushWait   = 3 * time.Second
-	flushWindow = 5 * time.Second
-)
+const flushWait = 3 * time.Second
 
 // Refine decides whether a prompt or a tool result comes after a
 // compaction that took away what continuity injected: the session's events
@@ -210,14 +205,15 @@ const (
 func (h Host) Refine(ev agent.Event) agent.Event {
 	switch ev.Kind {
 	case agent.BeforePrompt:
-		// Copilot writes its events behind: a compaction last in the file,
-		// seconds ago, may have been followed by an injection not written
-		// yet, so then (only just after a compaction) the events are read
-		// again once they reach this very call.
-		var at time.Time
-		if ev.Compacted, at = h.compactedSinceInjection(ev.Transcript); ev.Compacted && time.Since(at) < flushWindow {
+		// Copilot writes its events behind: a compaction with nothing
+		// after it in the file may have been followed by an injection or
+		// a new process (a resumed session's start, whose sessionStart
+		// injects) not written yet, so then, and only then, the events
+		// are read again once they reach this very call. A hook with no
+		// compaction unanswered, the common case, never waits.
+		if ev.Compacted = h.compactedSinceInjection(ev.Transcript); ev.Compacted {
 			if h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait) {
-				ev.Compacted, _ = h.compactedSinceInjection(ev.Transcript)
+				ev.Compacted = h.compactedSinceInjection(ev.Transcript)
 			}
 		}
 	case agent.BeforeCompact, agent.End:

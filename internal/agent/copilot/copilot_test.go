@@ -213,6 +213,10 @@ func TestRefineAfterCompaction(t *testing.T) {
 		{ours + pre + tool, true},
 		{ours + pre + tool + ours, false}, // refreshed already
 		{pre + ours, false},               // a session start after the compaction (resume)
+		// A resumed process, its sessionStart's output not written yet:
+		// that start gives the ledger afresh.
+		{pre + `{"type":"session.resume","data":{}}` + "\n", false},
+		{`{"type":"session.start","data":{}}` + "\n" + tool, false},
 		{theirs + pre, true},
 		{tool, false},
 	} {
@@ -262,11 +266,13 @@ func TestAwaitRecord(t *testing.T) {
 	}
 }
 
-// TestRefineWaitsOnlyAfterRecentCompaction: a compaction recorded a moment
-// ago may be followed by an injection Copilot has not written yet: the
-// prompt's hook waits for its own record and decides then. An older
-// compaction is decided from the events as they are.
-func TestRefineWaitsOnlyAfterRecentCompaction(t *testing.T) {
+// TestRefineWaitsForUnansweredCompaction: a compaction with nothing after
+// it may be followed by an injection, or a resumed process's start,
+// Copilot has not written yet, however old the compaction: the prompt's
+// hook waits for its own record and decides then (a resumed session whose
+// first prompt's hook ran before Copilot wrote its start was given the
+// ledger twice). A hook with no compaction unanswered does not wait.
+func TestRefineWaitsForUnansweredCompaction(t *testing.T) {
 	home := t.TempDir()
 	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
 	dir := filepath.Join(home, "session-state", sessionID)
@@ -291,10 +297,27 @@ func TestRefineWaitsOnlyAfterRecentCompaction(t *testing.T) {
 	if h.Refine(ev).Compacted {
 		t.Error("refreshed although continuity's injection followed the compaction")
 	}
-	// Old: decided from the events as they are (this call's record is
-	// never written here, and the answer is still a refresh).
+	// Old (a compaction of an earlier process), the resumed process's
+	// start written late: no refresh.
 	os.WriteFile(path, []byte(pre(time.Now().Add(-time.Minute))), 0o644)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fh.WriteString(`{"type":"session.resume","data":{}}` + "\n" + self)
+		fh.Close()
+	}()
+	if h.Refine(ev).Compacted {
+		t.Error("refreshed although a new process of the session started after the compaction")
+	}
+	// Unanswered once this call's record is written: a refresh.
+	os.WriteFile(path, []byte(pre(time.Now().Add(-time.Minute))+self), 0o644)
 	if !h.Refine(ev).Compacted {
 		t.Error("no refresh after a compaction")
+	}
+	// No compaction: decided at once.
+	os.WriteFile(path, []byte(ours), 0o644)
+	start := time.Now()
+	if h.Refine(ev).Compacted || time.Since(start) > flushWait/2 {
+		t.Errorf("a hook with no compaction waited %v or refreshed", time.Since(start))
 	}
 }
