@@ -10,8 +10,8 @@ import (
 // TestDroidSession: with the real Droid, `continuity init --agent droid`
 // registers hooks Droid runs; the ledger reaches the first model request
 // verbatim; the session's end writes a handoff labelled droid with its
-// files, commands and failing command; a session forked from it gets the
-// ledger again.
+// files, commands and failing command; a session forked from it (source
+// resume) gets goal and now again.
 func TestDroidSession(t *testing.T) {
 	dp := newDroidProject(t)
 	dp.write("app.txt", "line one\nline two\n")
@@ -59,4 +59,18 @@ func TestDroidSession(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^agent: "?droid"?$`).MatchString(head) {
 		t.Errorf("handoff not labelled droid:\n%s", head)
 	}
+
+	// A session forked from it starts with source resume: goal and now again.
+	sessions, _ := filepath.Glob(filepath.Join(dp.home, ".factory", "sessions", "*", "*.jsonl"))
+	if len(sessions) != 1 {
+		t.Fatalf("sessions %q, want one", sessions)
+	}
+	id := strings.TrimSuffix(filepath.Base(sessions[0]), ".jsonl")
+	f := dp.runDroid([]ChatResponse{ChatText("Going on.")}, "exec", "--auto", "high", "--fork", id, "go on")
+	forked := turns(f.Requests)
+	if len(forked) == 0 {
+		t.Fatal("the forked session made no model request")
+	}
+	got := strings.Join(userTexts(forked[0]), "\n")
+	requireAll(t, "the forked session's first request", got, copilotGoal, copilotNow)
 }
