@@ -10,7 +10,6 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/localstate"
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -47,9 +46,9 @@ type Hook struct {
 	Stderr io.Writer // one line per problem, "continuity hook: …"
 	Debug  bool      // say more on Stderr
 	// Client identifies the client process the hook runs for (nil:
-	// proc.Client), recorded so that a later session can tell it is gone,
+	// localstate.Client), recorded so that a later session can tell it is gone,
 	// and says whether it was found by its name (trusted at once).
-	Client func() (proc.Identity, bool, error)
+	Client func() (localstate.Process, bool, error)
 }
 
 // Handle acts on one event and returns the answer for the host to encode.

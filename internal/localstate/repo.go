@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -21,10 +20,10 @@ import (
 // session at work in any of them: kept under the common git directory
 // (`git rev-parse --git-common-dir`), one file a session.
 type RepoSession struct {
-	ID     string         `json:"id"`
-	Agent  string         `json:"agent,omitempty"`  // claude, codex, gemini, …
-	Client *proc.Identity `json:"client,omitempty"` // the client process, when identified
-	Stream string         `json:"stream,omitempty"`
+	ID     string   `json:"id"`
+	Agent  string   `json:"agent,omitempty"`  // claude, codex, gemini, …
+	Client *Process `json:"client,omitempty"` // the client process, when identified
+	Stream string   `json:"stream,omitempty"`
 	// Worktree is the absolute root of the worktree the session works in.
 	Worktree string `json:"worktree"`
 	// Branch is the worktree's branch at the last hook ("" on a detached HEAD).
