@@ -28,7 +28,7 @@ func TestDroidSession(t *testing.T) {
 
 	r := dp.runDroid([]ChatResponse{
 		ChatCall("Create", map[string]any{"file_path": filepath.Join(dp.dir, "made.txt"), "content": "made by Create\n"}),
-		ChatCall("Execute", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "summary": "list a missing dir", "riskLevel": "low", "riskLevelReason": "reads"}),
+		ChatCall("Execute", map[string]any{"command": "mkdir /nonexistent-e2e-dir/sub", "summary": "make a dir", "riskLevel": "low", "riskLevelReason": "fails harmlessly"}),
 		ChatCall("Edit", map[string]any{"file_path": filepath.Join(dp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
 		ChatText("Made made.txt and edited app.txt."),
 	}, "exec", "--auto", "high", "make made.txt and edit app.txt")
@@ -52,7 +52,7 @@ func TestDroidSession(t *testing.T) {
 			t.Errorf("files lack %s:\n%s", want, end["Files touched"])
 		}
 	}
-	if !strings.Contains(end["Commands"], "ls /nonexistent-e2e-dir") || !strings.Contains(end["Errors"], "exit 2") {
+	if !strings.Contains(end["Commands"], "mkdir /nonexistent-e2e-dir/sub") || !strings.Contains(end["Errors"], "`mkdir /nonexistent-e2e-dir/sub`: exit 1") {
 		t.Errorf("commands %q, errors %q", end["Commands"], end["Errors"])
 	}
 	head := dp.read(filepath.Join("thoughts", "shared", "handoffs", workStream, names[len(names)-1]))

@@ -142,8 +142,9 @@ func TestDecodeTranscript(t *testing.T) {
 	if want := []string{"made.txt", "app.txt"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files %q, want %q", f.Files, want)
 	}
-	if want := []string{"ls /nonexistent-e2e-dir && echo never", "echo after-auto-compaction"}; !reflect.DeepEqual(f.Commands, want) {
-		t.Errorf("commands %q, want %q", f.Commands, want)
+	// Both commands only look (ls, echo): the accumulator leaves them out.
+	if len(f.Commands) != 0 {
+		t.Errorf("commands %q, want none", f.Commands)
 	}
 	if len(f.Errors) != 1 || f.Errors[0] != "`ls /nonexistent-e2e-dir && echo never`: exit 2: ls: cannot access '/nonexistent-e2e-dir': No such file or directory" {
 		t.Errorf("errors %q", f.Errors)
@@ -157,7 +158,7 @@ func TestDecodeTranscript(t *testing.T) {
 	if !strings.Contains(f.CompactSummary, "SUMMARY-TEXT-AUTO") || f.Compactions != 2 {
 		t.Errorf("summary %q after %d compactions", f.CompactSummary, f.Compactions)
 	}
-	if f.Model != "claude-sonnet-4.6" || f.Tokens != 1000 || f.Records < 100 {
+	if f.Model != "claude-sonnet-4.6" || f.Tokens != 1000 || f.Records == 0 {
 		t.Errorf("model %q, tokens %d, records %d", f.Model, f.Tokens, f.Records)
 	}
 }
