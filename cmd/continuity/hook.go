@@ -9,6 +9,7 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/core"
+	"github.com/continuity-md/continuity/internal/localstate"
 )
 
 func newHookCmd(a *app) *cobra.Command {
@@ -112,4 +113,23 @@ func runHookFor(a *app, h agent.Host) {
 // environment, the clock and the version.
 func (a *app) env(h agent.Host) core.Env {
 	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
+}
+
+// clientOf is the client process this command runs for (the agent whose
+// shell ran it, or the terminal's program), when it can be identified: a
+// printed context leaves that client's own sessions out of the others at
+// work, as its hooks do.
+func clientOf(h agent.Host) *localstate.Process {
+	if !localstate.ProcessesSupported {
+		return nil
+	}
+	var names []string
+	if n, ok := h.(agent.ClientNamer); ok {
+		names = n.ClientNames()
+	}
+	id, _, err := localstate.ClientProcess(names...)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
