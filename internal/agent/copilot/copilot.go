@@ -126,6 +126,8 @@ func (h Host) Decode(payload []byte) (agent.Event, error) {
 		Transcript: str("transcriptPath", "transcript_path")}
 	if h.claude {
 		ev.Name = str("", "hook_event_name")
+		// The same instant as the native payload's, as text.
+		ev.At, _ = time.Parse(time.RFC3339Nano, str("", "timestamp"))
 	} else if ms := p.Get("timestamp").Int(); ms > 0 {
 		ev.At = time.UnixMilli(ms)
 	}
@@ -144,6 +146,20 @@ func (h Host) Decode(payload []byte) (agent.Event, error) {
 		ev.Transcript = h.transcriptOf(ev.SessionID)
 	}
 	return ev, nil
+}
+
+// claudeNames are the native names of the events Copilot sends to the
+// hooks of a Claude-format registration: its events file records each
+// call under the native name.
+var claudeNames = map[string]string{"SessionStart": evSessionStart, "UserPromptSubmit": evPrompt,
+	"PostToolUse": evPostTool, "PreCompact": evPreCompact, "Stop": evAgentStop, "SessionEnd": evSessionEnd}
+
+// nativeName is the native name of an event called name in either format.
+func nativeName(name string) string {
+	if n := claudeNames[name]; n != "" {
+		return n
+	}
+	return name
 }
 
 // source is Copilot's session start source in continuity's words: a new
@@ -216,12 +232,12 @@ func (h Host) Refine(ev agent.Event) agent.Event {
 		// again once they reach this very call.
 		var at time.Time
 		if ev.Compacted, at = h.compactedSinceInjection(ev.Transcript); ev.Compacted && time.Since(at) < flushWindow {
-			if h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait) {
+			if h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, flushWait) {
 				ev.Compacted, _ = h.compactedSinceInjection(ev.Transcript)
 			}
 		}
 	case agent.BeforeCompact, agent.End:
-		h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait)
+		h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, flushWait)
 	}
 	return ev
 }

@@ -85,6 +85,11 @@ func TestDecodeClaudeFormat(t *testing.T) {
 		if ev.Kind != want.Kind || ev.Name != want.Name || ev.Source != want.Source || ev.Trigger != want.Trigger || ev.Reason != want.Reason {
 			t.Errorf("%s: %+v", file, ev)
 		}
+		var p struct{ Timestamp string }
+		json.Unmarshal(sample(t, file), &p)
+		if at, _ := time.Parse(time.RFC3339Nano, p.Timestamp); ev.At.IsZero() || !ev.At.Equal(at) {
+			t.Errorf("%s: at %v, want %s", file, ev.At, p.Timestamp)
+		}
 		if ev.SessionID == "" || ev.Transcript == "" || !strings.HasSuffix(ev.Transcript, "/events.jsonl") {
 			t.Errorf("%s: session %q, transcript %q", file, ev.SessionID, ev.Transcript)
 		}
