@@ -208,13 +208,13 @@ func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// flushWait bounds how long a hook waits for Copilot to write the events
-// up to its own call (it writes them about every half second, measured).
-// flushWindow is how recent a compaction must be for an injection after
-// it to be possibly still unwritten: past it, the events say all.
+// flushWait bounds how long a handoff waits for Copilot to write the
+// events up to its own call (it writes them about every half second,
+// measured); promptWait, how long a prompt's or tool result's hook waits
+// before a refresh (the person is waiting on it).
 const (
-	flushWait   = 3 * time.Second
-	flushWindow = 5 * time.Second
+	flushWait  = 3 * time.Second
+	promptWait = 1500 * time.Millisecond
 )
 
 // Refine decides whether a prompt or a tool result comes after a
@@ -226,14 +226,14 @@ const (
 func (h Host) Refine(ev agent.Event) agent.Event {
 	switch ev.Kind {
 	case agent.BeforePrompt:
-		// Copilot writes its events behind: a compaction last in the file,
-		// seconds ago, may have been followed by an injection not written
-		// yet, so then (only just after a compaction) the events are read
-		// again once they reach this very call.
-		var at time.Time
-		if ev.Compacted, at = h.compactedSinceInjection(ev.Transcript); ev.Compacted && time.Since(at) < flushWindow {
-			if h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, flushWait) {
-				ev.Compacted, _ = h.compactedSinceInjection(ev.Transcript)
+		// Copilot writes its events behind: a compaction last in the file
+		// may have been followed by an injection not written yet (this
+		// session's start a moment ago, the previous prompt's refresh), so
+		// before refreshing (only then: after a compaction) the events are
+		// read again once they reach this very call.
+		if ev.Compacted = h.compactedSinceInjection(ev.Transcript); ev.Compacted {
+			if h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, promptWait) {
+				ev.Compacted = h.compactedSinceInjection(ev.Transcript)
 			}
 		}
 	case agent.BeforeCompact, agent.End:

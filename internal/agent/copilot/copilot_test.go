@@ -268,27 +268,25 @@ func TestAwaitRecord(t *testing.T) {
 	}
 }
 
-// TestRefineWaitsOnlyAfterRecentCompaction: a compaction recorded a moment
-// ago may be followed by an injection Copilot has not written yet: the
-// prompt's hook waits for its own record and decides then. An older
-// compaction is decided from the events as they are.
-func TestRefineWaitsOnlyAfterRecentCompaction(t *testing.T) {
+// TestRefineWaitsBeforeRefresh: a compaction last in the events may be
+// followed by an injection Copilot has not written yet: before a refresh,
+// the prompt's hook waits for its own record and decides then.
+func TestRefineWaitsBeforeRefresh(t *testing.T) {
 	home := t.TempDir()
 	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
 	dir := filepath.Join(home, "session-state", sessionID)
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, "events.jsonl")
-	pre := func(at time.Time) string {
-		return `{"type":"hook.start","data":{"hookType":"preCompact","input":{}},"timestamp":"` + at.UTC().Format(time.RFC3339Nano) + `"}` + "\n"
-	}
-	ours := `{"type":"hook.end","data":{"hookType":"postToolUse","output":{"additionalContext":"continuity: again"}}}` + "\n"
+	pre := `{"type":"hook.start","data":{"hookType":"preCompact","input":{}}}` + "\n"
+	ours := `{"type":"hook.end","data":{"hookType":"sessionStart","output":{"additionalContext":"continuity: again"}}}` + "\n"
 	at := time.Now()
 	self := `{"type":"hook.start","data":{"hookType":"userPromptSubmitted","input":{"timestamp":` + strconv.FormatInt(at.UnixMilli(), 10) + `}}}` + "\n"
 	ev := agent.Event{Kind: agent.BeforePrompt, Name: "userPromptSubmitted", Transcript: path, At: time.UnixMilli(at.UnixMilli())}
 
-	// Recent: the injection and this call's record are written late.
-	os.WriteFile(path, []byte(pre(time.Now())), 0o644)
+	os.WriteFile(path, []byte(pre), 0o644)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		time.Sleep(200 * time.Millisecond)
 		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		fh.WriteString(ours + self)
@@ -297,9 +295,9 @@ func TestRefineWaitsOnlyAfterRecentCompaction(t *testing.T) {
 	if h.Refine(ev).Compacted {
 		t.Error("refreshed although continuity's injection followed the compaction")
 	}
-	// Old: decided from the events as they are (this call's record is
-	// never written here, and the answer is still a refresh).
-	os.WriteFile(path, []byte(pre(time.Now().Add(-time.Minute))), 0o644)
+	<-done
+	// The call's record written with nothing after the compaction: refresh.
+	os.WriteFile(path, []byte(pre+self), 0o644)
 	if !h.Refine(ev).Compacted {
 		t.Error("no refresh after a compaction")
 	}

@@ -19,26 +19,26 @@ const tailMax = 256 << 10
 const ourPrefix = "continuity"
 
 // compactedSinceInjection reports whether the events at path show a
-// compaction (its start, or the preCompact hook announcing it), and when it
-// was recorded, after the last context continuity injected (a hook whose output's additionalContext
+// compaction (its start, or the preCompact hook announcing it) after the
+// last context continuity injected (a hook whose output's additionalContext
 // is continuity's). Copilot compacts while the turn goes on: the hook of
 // the next tool result or prompt is the first that can give the model its
 // goal again. Only a regular file inside Copilot's session-state directory
 // is read, and only its last tailMax bytes: the compaction that matters
 // is a few records back.
-func (h Host) compactedSinceInjection(path string) (compacted bool, at time.Time) {
+func (h Host) compactedSinceInjection(path string) bool {
+	compacted := false
 	h.scanTail(path, func(rec []byte) bool {
 		switch recordSays(rec) {
 		case sawCompaction:
 			compacted = true
-			at, _ = time.Parse(time.RFC3339Nano, gjson.GetBytes(rec, "timestamp").Str)
 			return false
 		case sawInjection:
 			return false
 		}
 		return true
 	})
-	return compacted, at
+	return compacted
 }
 
 // scanTail calls fn with the records of the last tailMax bytes of the
