@@ -221,10 +221,10 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	for _, n := range r.Notes {
 		add(Check{Name: "note", OK: true, Note: true, Info: n})
 	}
-	seen := map[string]bool{}
+	seen := map[string]bool{} // by program: a host's commands may differ only in their arguments
 	for _, ev := range order {
-		if c := r.Events[ev]; c != "" && !seen[c] {
-			seen[c] = true
+		if c := r.Events[ev]; c != "" && !seen[programOf(c)] {
+			seen[programOf(c)] = true
 			add(binaryCheck(c, h.Name()))
 		}
 	}

@@ -654,3 +654,30 @@ func syncDir(dir string) {
 		_ = d.Close()
 	}
 }
+
+// WriteStream replaces path atomically with what fill writes, streamed
+// rather than held in memory, keeping path's permissions (0644 for a new
+// file). A fill that fails leaves path as it was. It takes no lock: it is
+// for a caller that owns path, such as git's merge driver writing the
+// temporary file git gave it.
+func WriteStream(path string, fill func(io.Writer) error) error {
+	perm := permission{mode: 0o644}
+	if fi, err := os.Stat(path); err == nil {
+		perm = permission{mode: fi.Mode().Perm(), exact: true}
+	}
+	t, err := newTemp(path, filepath.Dir(path), perm)
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	if err := fill(t); err != nil {
+		return err
+	}
+	if err := t.Sync(); err != nil {
+		return err
+	}
+	if err := t.Close(); err != nil {
+		return err
+	}
+	return replaceFile(t.Name(), path)
+}
