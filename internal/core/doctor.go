@@ -62,7 +62,9 @@ func Doctor(o DoctorOptions) DoctorReport {
 			rep.Hosts, checks = all[:1], allChecks[0]
 		}
 	}
-	checks = append(checks, pathCheck(o))
+	if c, ok := pathCheck(o); ok {
+		checks = append(checks, c)
+	}
 	checks = append(checks, checkRepo(o)...)
 	rep.OK, rep.Checks = true, checks
 	for _, c := range checks {
