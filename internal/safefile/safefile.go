@@ -48,6 +48,10 @@ type Options struct {
 	Root string
 	// MaxSize bounds how much of an existing target is read (0: 16 MiB).
 	MaxSize int64
+	// Avoid lists directories a write must not land in, once every
+	// symlink is resolved (a repository's git directories): the write
+	// fails with ErrInGitDir.
+	Avoid []string
 	// NoSync skips fsync in Update: the replace stays atomic for readers and
 	// writers, but a crash may lose it (the file is then its old version,
 	// or empty). For local state that is cheap to lose and written on a
@@ -359,6 +363,9 @@ func begin(path string, opts Options) (*writer, error) {
 	if err := checkRoot(target, opts.Root); err != nil {
 		return nil, err
 	}
+	if err := checkAvoid(target, opts.Avoid); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.LockDir, 0o700); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
@@ -653,31 +660,4 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		_ = d.Close()
 	}
-}
-
-// WriteStream replaces path atomically with what fill writes, streamed
-// rather than held in memory, keeping path's permissions (0644 for a new
-// file). A fill that fails leaves path as it was. It takes no lock: it is
-// for a caller that owns path, such as git's merge driver writing the
-// temporary file git gave it.
-func WriteStream(path string, fill func(io.Writer) error) error {
-	perm := permission{mode: 0o644}
-	if fi, err := os.Stat(path); err == nil {
-		perm = permission{mode: fi.Mode().Perm(), exact: true}
-	}
-	t, err := newTemp(path, filepath.Dir(path), perm)
-	if err != nil {
-		return err
-	}
-	defer t.Cleanup()
-	if err := fill(t); err != nil {
-		return err
-	}
-	if err := t.Sync(); err != nil {
-		return err
-	}
-	if err := t.Close(); err != nil {
-		return err
-	}
-	return replaceFile(t.Name(), path)
 }
