@@ -154,6 +154,18 @@ func TestLogState(t *testing.T) {
 	}
 }
 
+// TestLogCRLF: a handoff checked out with CRLF line ends (Windows) reads
+// the same.
+func TestLogCRLF(t *testing.T) {
+	r := testkit.New(t, true)
+	r.Write("thoughts/shared/handoffs/s/2026-11-20T10-00-00Z_session-end_aaaaaaaa.md",
+		strings.ReplaceAll("---\nsession: \"s\"\ncreated: \"2026-11-20T10:00:00.000Z\"\nauthor: \"Kim\"\n---\n\n## State\n\n- Task: Logout\n- Checks: go test passed\n\n## Summary\n\nthe summary\n", "\n", "\r\n"))
+	es := Log(openProject(r), LogQuery{})
+	if len(es) != 1 || es[0].Author != "Kim" || es[0].Task != "Logout" || es[0].Checks != "go test passed" {
+		t.Errorf("%+v", es)
+	}
+}
+
 // TestLogSkipsWhatItCannotRead: a file that is not a handoff's (a broken
 // front matter) is left out, the rest listed.
 func TestLogSkipsWhatItCannotRead(t *testing.T) {
