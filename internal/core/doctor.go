@@ -62,9 +62,7 @@ func Doctor(o DoctorOptions) DoctorReport {
 			rep.Hosts, checks = all[:1], allChecks[0]
 		}
 	}
-	if c, ok := pathCheck(o); ok {
-		checks = append(checks, c)
-	}
+	checks = append(checks, pathCheck(o))
 	checks = append(checks, checkRepo(o)...)
 	rep.OK, rep.Checks = true, checks
 	for _, c := range checks {

@@ -21,12 +21,12 @@ const shellTimeout = 5 * time.Second
 // profile may set a PATH that the terminal's does not. Without it the
 // agent's `continuity done …` fails (exit 127) and the ledger goes stale
 // while the hooks, which run the binary by its full path, keep working.
-// ok is false when there is no shell to ask (no $SHELL, or Windows).
-func pathCheck(o DoctorOptions) (c Check, ok bool) {
-	c = Check{Name: "on PATH"}
+func pathCheck(o DoctorOptions) Check {
+	c := Check{Name: "on PATH"}
 	shell := o.Getenv("SHELL")
 	if runtime.GOOS == "windows" || shell == "" {
-		return c, false
+		c.OK, c.Info = true, "not checked: no $SHELL"
+		return c
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), shellTimeout)
 	defer cancel()
@@ -47,7 +47,7 @@ func pathCheck(o DoctorOptions) (c Check, ok bool) {
 		c.Info = "`continuity` is not found in a login shell (" + shell + " -l): the agent runs the injected context's `continuity …` commands in one, and they fail (exit 127) while the hooks work"
 		c.Fix = pathFix()
 	}
-	return c, true
+	return c
 }
 
 // pathFix says how to put this binary on a login shell's PATH.

@@ -32,16 +32,16 @@ func TestPathCheck(t *testing.T) {
 		return r.Getenv(k)
 	}}
 	t.Setenv("PROFILE_PATH", "/usr/bin:/bin")
-	c, _ := pathCheck(o)
+	c := pathCheck(o)
 	if c.OK || !strings.Contains(c.Info, "not found in a login shell") || !strings.Contains(c.Fix, "ln -s ") {
 		t.Errorf("without it on the profile's PATH: %+v", c)
 	}
 	t.Setenv("PROFILE_PATH", bin+":/usr/bin:/bin")
-	if c, ok := pathCheck(o); !ok || !c.OK || !strings.Contains(c.Info, filepath.Join(bin, "continuity")) {
+	if c := pathCheck(o); !c.OK || !strings.Contains(c.Info, filepath.Join(bin, "continuity")) {
 		t.Errorf("with it: %+v", c)
 	}
 	o.Getenv = r.Getenv // no $SHELL
-	if c, ok := pathCheck(o); ok {
-		t.Errorf("no shell, yet checked: %+v", c)
+	if c := pathCheck(o); !c.OK || !strings.Contains(c.Info, "not checked") {
+		t.Errorf("no shell: %+v", c)
 	}
 }
