@@ -228,3 +228,23 @@ func BenchmarkLog(b *testing.B) {
 		}
 	}
 }
+
+// TestLogStateFromTemplate: the state the template writes (task, plan,
+// checks, commits) is read back: the task, and each check's command and
+// outcome.
+func TestLogStateFromTemplate(t *testing.T) {
+	r := testkit.New(t, true)
+	m := meta("auth", "Kim", "claude", now)
+	src, err := handoff.Render(&handoff.Handoff{Meta: m, Task: "Logout endpoint", Summary: "sum",
+		Plan:    []handoff.Task{{Subject: "write it", Status: "completed"}},
+		Checks:  []handoff.Check{{Command: "go test ./...", Outcome: "failed", Failing: []string{"TestLogout"}}, {Command: "go vet ./...", Outcome: "passed"}},
+		Commits: []handoff.Commit{{Hash: "abc1234", Subject: "wip"}}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Write("thoughts/shared/handoffs/auth/"+handoff.FileName(m.Created, m.Event, m.AgentSession), string(src))
+	es := Log(openProject(r), LogQuery{})
+	if len(es) != 1 || es[0].Task != "Logout endpoint" || es[0].Checks != "`go test ./...`: failed (TestLogout); `go vet ./...`: passed" || es[0].Summary != "" {
+		t.Errorf("%+v\n%s", es, src)
+	}
+}
