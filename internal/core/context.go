@@ -14,7 +14,6 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
-	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -98,20 +97,20 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 		in.Ledger, in.Notes = l, inject.LedgerNotes(l)
 	}
 	shared := p.Config.Worktrees != "isolated" && p.Repo.Root != ""
-	var sessions []localstate.RepoSession // the repository's, across its worktrees
-	if p.Repo.Root != "" && (shared || !refresh) {
-		sessions = p.Local.RepoSessions()
-	}
 	if !refresh && p.Repo.Root != "" {
 		var files []string
 		if in.Ledger != nil {
 			files = in.Ledger.Files
 		}
+		sessions := p.Local.RepoSessions(false) // at work in any worktree
+		if len(sessions) > crowded && pruneRepoSessions(p, e.Now) > 0 {
+			sessions = p.Local.RepoSessions(false)
+		}
 		in.Others = others(p, sessions, name, agentSession, e.Client, files, e.Now)
 	}
 	if in.Short() {
 		if shared {
-			fromOtherWorktrees(p, e, sessions, &in, name, false)
+			fromOtherWorktrees(p, e, &in, name, false)
 		}
 		return in, err
 	}
@@ -147,7 +146,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	}
 	if shared && source != "compact" {
 		// After a compaction the session is given the handoff it just wrote.
-		fromOtherWorktrees(p, e, sessions, &in, name, true)
+		fromOtherWorktrees(p, e, &in, name, true)
 	}
 	if agentSession != "" && !refresh {
 		markGiven(p, name, e.Now)

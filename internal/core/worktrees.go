@@ -45,6 +45,12 @@ func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, ho
 	if p.Repo.Root == "" || ev.SessionID == "" {
 		return nil
 	}
+	if stream != "" && (ev.Kind == agent.Start || ev.Kind == agent.BeforeCompact || ev.Kind == agent.End) {
+		keep := func(w string) bool { return sameRepository(p, w) }
+		if err := p.Local.AddStreamWorktree(stream, p.Root, keep); err != nil {
+			return err
+		}
+	}
 	branch := gitfacts.Branch(p.Repo)
 	return p.Local.RecordRepoSession(ev.SessionID, now, func(r *localstate.RepoSession) {
 		r.Agent = host
@@ -74,13 +80,18 @@ func recordRepoSession(p *workspace.Workspace, now time.Time, ev agent.Event, ho
 // gone, and those over (ended, or their client gone) for longer than
 // recentFor.
 func pruneRepoSessions(p *workspace.Workspace, now time.Time) int {
-	return p.Local.PruneRepoSessions(func(r localstate.RepoSession) bool {
+	over := func(r localstate.RepoSession) bool { return !Live(r, now) }
+	return p.Local.PruneRepoSessions(over, func(r localstate.RepoSession) bool {
 		if !sameRepository(p, r.Worktree) {
 			return true
 		}
 		return !Live(r, now) && now.Sub(r.Active) > recentFor
 	})
 }
+
+// crowded is how many sessions at work a start reads before it prunes
+// them: those a crash left (no end event) are moved to the ended ones.
+const crowded = 16
 
 // sameRepository reports whether dir is a worktree of p's repository (one
 // whose common git directory is p's): the only places another worktree's
@@ -113,7 +124,7 @@ func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, s
 	mine := func(id *localstate.Process) bool { return client != nil && id != nil && *id == *client }
 	var out []inject.Other
 	for _, r := range sessions {
-		if r.ID == self || mine(r.Client) || mine(r.Candidate) || !Live(r, now) || !sameRepository(p, r.Worktree) {
+		if r.ID == self || mine(r.Client) || mine(r.Candidate) {
 			continue
 		}
 		var shared []string
@@ -123,7 +134,7 @@ func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, s
 			}
 		}
 		same := r.Stream == stream
-		if !same && len(shared) == 0 {
+		if !same && len(shared) == 0 || !Live(r, now) || !sameRepository(p, r.Worktree) {
 			continue
 		}
 		if same && len(shared) == 0 && len(r.Files) > 0 {
@@ -141,7 +152,7 @@ func others(p *workspace.Workspace, sessions []localstate.RepoSession, stream, s
 // as they may be, and says where they come from (a handoff with substance
 // only). Each worktree is read as its own workspace (its configuration, its
 // memo of the latest handoff).
-func fromOtherWorktrees(p *workspace.Workspace, e Env, sessions []localstate.RepoSession, in *inject.Input, name string, withHandoff bool) {
+func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name string, withHandoff bool) {
 	var newest time.Time
 	if in.Handoff != nil {
 		newest = in.Handoff.Meta.Created
@@ -152,14 +163,12 @@ func fromOtherWorktrees(p *workspace.Workspace, e Env, sessions []localstate.Rep
 			ledgerTime = fi.ModTime()
 		}
 	}
-	seen := map[string]bool{p.Root: true}
-	for _, r := range sessions {
-		if r.Stream != name || seen[r.Worktree] {
+	for _, w := range p.Local.StreamWorktrees(name) {
+		if w == p.Root {
 			continue
 		}
-		seen[r.Worktree] = true
-		other, err := workspace.OpenWith(r.Worktree, e.Getenv)
-		if err != nil || other.Root != r.Worktree || other.Repo.CommonDir != p.Repo.CommonDir {
+		other, err := workspace.OpenWith(w, e.Getenv)
+		if err != nil || other.Root != w || other.Repo.CommonDir != p.Repo.CommonDir {
 			continue // removed, or no longer a worktree of this repository
 		}
 		where := func(t time.Time) string {
@@ -227,7 +236,7 @@ type RepoSessionStatus struct {
 func Status(p *workspace.Workspace, now time.Time) []RepoSessionStatus {
 	pruneRepoSessions(p, now)
 	var out []RepoSessionStatus
-	for _, r := range p.Local.RepoSessions() {
+	for _, r := range p.Local.RepoSessions(true) {
 		out = append(out, RepoSessionStatus{RepoSession: r, Live: Live(r, now), Here: r.Worktree == p.Root})
 	}
 	slices.SortStableFunc(out, func(a, b RepoSessionStatus) int {

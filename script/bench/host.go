@@ -118,5 +118,10 @@ func endSession(dir, id string) error {
 	if err != nil {
 		return err
 	}
-	return p.Local.UpdateSession(id, time.Now(), func(s *localstate.Session) { s.Ended = true })
+	now := time.Now()
+	if err := p.Local.UpdateSession(id, now, func(s *localstate.Session) { s.Ended = true }); err != nil {
+		return err
+	}
+	// As the end hook does: the session leaves the repository's sessions at work.
+	return p.Local.RecordRepoSession(id, now, func(r *localstate.RepoSession) { r.Ended = true })
 }
