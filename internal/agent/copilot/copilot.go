@@ -40,7 +40,32 @@ var (
 	_ agent.Refiner    = Host{}
 	_ agent.EventNamer = Host{}
 	_ agent.TrustNoter = Host{}
+	_ agent.Guest      = Host{}
 )
+
+// claudeRegistrant is the agent whose project registration Copilot CLI
+// also runs: it reads Claude Code's .claude/settings.json.
+const claudeRegistrant = "claude"
+
+// Hosting reports whether a hook registered for registrant runs under
+// Copilot CLI (COPILOT_CLI=1 in its environment, which Claude Code never
+// sets): there the hook is Copilot's, never Claude Code's. It steps aside
+// (nil) when continuity's own Copilot registration answers the same event,
+// and otherwise acts as Copilot (its name on the handoffs, its output
+// shape).
+func (Host) Hosting(registrant string, getenv func(string) string) (agent.Host, bool) {
+	if registrant != claudeRegistrant || getenv("COPILOT_CLI") != "1" {
+		return nil, false
+	}
+	root := getenv("COPILOT_PROJECT_DIR")
+	if root == "" {
+		root = getenv("CLAUDE_PROJECT_DIR")
+	}
+	if Registered(getenv, root) {
+		return nil, true
+	}
+	return Claude(getenv), true
+}
 
 // Claude is Copilot CLI running the hooks of Claude Code's registration,
 // with getenv its environment: Claude-format payloads, Copilot's output.
