@@ -435,11 +435,15 @@ func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) strin
 const replaceWindow = 10 * time.Minute
 
 // replaceable reports whether the handoff at rel (the session's previous
-// one) may give way to a new one: written (by its name) within
-// replaceWindow, and never
+// one) may give way to a new one: not a compaction's nor a recovery's,
+// written (by its name) within replaceWindow, and never
 // committed (git does not track it; without git nothing is committed).
 func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
-	written, _, ok := handoff.NameTime(path.Base(rel))
+	base := path.Base(rel)
+	if strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_") {
+		return false // the handoff of a compaction (its summary added after) or of a recovery stays
+	}
+	written, _, ok := handoff.NameTime(base)
 	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
 		return false
 	}

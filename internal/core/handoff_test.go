@@ -64,38 +64,59 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// A new prompt, no new work, a minute after the uncommitted previous
-	// handoff: the new one takes its place.
-	f, err := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	// A new prompt, no new work, after the compaction's handoff: nothing
+	// new (a compaction's handoff is kept, its summary added after it).
+	appendLine := func(path, line string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line + "\n")
+		f.Close()
+	}
+	appendLine(tr, `{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}`)
+	if w4, err := WriteHandoff(r.p, e, end); err != nil || w4.Path != "" || w4.Message != "nothing new since "+want {
+		t.Errorf("session end after a new prompt, after a compaction: %+v, %v", w4, err)
+	}
+	// Another session's end, then its end again a minute later with only a
+	// new prompt: the second takes the place of the first (uncommitted).
+	trData, err := os.ReadFile(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}` + "\n")
-	f.Close()
-	w4, err := WriteHandoff(r.p, e, end)
-	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || !strings.Contains(w4.Message, "in place of "+want) {
-		t.Errorf("session end after a new prompt: %+v, %v", w4, err)
+	tr2 := filepath.Join(filepath.Dir(tr), "second.jsonl")
+	os.WriteFile(tr2, trData, 0o644)
+	end2 := Request{Name: "auth", Event: "session-end", Reason: "other", AgentSession: "second", Transcript: tr2, SkipIfSame: true}
+	first, err := WriteHandoff(r.p, e, end2)
+	if err != nil || first.Path == "" {
+		t.Fatalf("the second session's end: %+v, %v", first, err)
 	}
-	if got := handoffsOf(t, r, "auth"); len(got) != 1 || !strings.HasSuffix(got[0], w4.Path[strings.LastIndex(w4.Path, "/"):]) {
-		t.Errorf("handoffs %q, want the session end's alone", got)
+	appendLine(tr2, `{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-docs"}`)
+	e.Now = e.Now.Add(time.Minute)
+	again, err := WriteHandoff(r.p, e, end2)
+	if err != nil || again.Path == "" || !strings.Contains(again.Message, "in place of "+first.Path) {
+		t.Errorf("the second session's end again: %+v, %v", again, err)
 	}
-	contains(t, "the replacing handoff", r.read(w4.Path), "now the logout endpoint")
-	// Committed, it is never rewritten: new work after it adds a handoff.
+	if got := handoffsOf(t, r, "auth"); len(got) != 2 {
+		t.Errorf("handoffs %q, want the compaction's and the second session's latest", got)
+	}
+	contains(t, "the replacing handoff", r.read(again.Path), "and the docs")
+	// Committed, it is never rewritten: a prompt after it is nothing new,
+	// a compaction after it adds a handoff.
 	r.git("add", "thoughts")
 	r.git("commit", "-q", "-m", "handoffs")
-	f, _ = os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-new2"}` + "\n")
-	f.Close()
+	appendLine(tr2, `{"type":"user","message":{"role":"user","content":"and the tests"},"uuid":"u-tests"}`)
 	e.Now = e.Now.Add(time.Minute)
-	if w5, err := WriteHandoff(r.p, e, end); err != nil || w5.Path != "" {
+	if w5, err := WriteHandoff(r.p, e, end2); err != nil || w5.Path != "" {
 		t.Errorf("a prompt after a committed handoff, no new work: %+v, %v", w5, err)
 	}
-	pre := preCompact(tr)
-	if w6, err := WriteHandoff(r.p, e, pre); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
+	pre2 := end2
+	pre2.Event, pre2.Trigger, pre2.Reason, pre2.SkipIfSame = "pre-compact", "auto", "", false
+	if w6, err := WriteHandoff(r.p, e, pre2); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
 		t.Errorf("a compaction after a committed handoff: %+v, %v", w6, err)
 	}
-	if n := len(handoffsOf(t, r, "auth")); n != 2 {
-		t.Errorf("%d handoffs, want the committed one and the new one", n)
+	if n := len(handoffsOf(t, r, "auth")); n != 3 {
+		t.Errorf("%d handoffs, want the two committed ones and the new one", n)
 	}
 }
 
