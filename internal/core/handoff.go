@@ -75,7 +75,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
 	}
-	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+	if r.Event == "session-end" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
 		if r.AgentSession != "" {
 			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
@@ -380,14 +380,12 @@ func activityHash(f *handoff.Facts) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// contentHash fingerprints what a handoff says apart from its time, what
-// triggered it (its name, event, trigger, reason) and the marks of what is
-// new since the one before: a session end that follows a compaction with
-// nothing new says nothing new.
+// contentHash fingerprints what a handoff says apart from its time (and
+// its name, which is not in it) and the marks of what is new since the
+// one before.
 func contentHash(h *handoff.Handoff) string {
 	c := *h
 	c.Created = time.Time{}
-	c.Event, c.Trigger, c.Reason = "", "", ""
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)

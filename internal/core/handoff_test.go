@@ -148,11 +148,9 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"It is 4."}]},"uuid":"a2"}`,
 	}, "\n")+"\n"), 0o644)
 	before := r.read("thoughts/ledgers/CONTINUITY_auth.md")
-	for _, ev := range []string{"session-end", "pre-compact"} {
-		w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: ev, AgentSession: "chat", Transcript: chat, SkipIfSame: ev == "session-end"})
-		if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
-			t.Errorf("a chat-only session's %s: %+v, %v", ev, w, err)
-		}
+	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "chat", Transcript: chat, SkipIfSame: true})
+	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
+		t.Errorf("a chat-only session's end: %+v, %v", w, err)
 	}
 	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
 		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
@@ -168,6 +166,11 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	}
 	if n := len(handoffsOf(t, r, "auth")); n != 2 {
 		t.Errorf("%d manual handoffs, want 2", n)
+	}
+	// A chat-only session's compaction is another matter: its context is
+	// about to be lost, and PostCompact adds the summary to the handoff.
+	if w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "chat", Transcript: chat}); err != nil || w.Path == "" {
+		t.Errorf("a chat-only session's compaction: %+v, %v", w, err)
 	}
 	// A missing transcript: written from the ledger, the problem named.
 	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "c", Transcript: "/nonexistent/t.jsonl"})
