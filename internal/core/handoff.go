@@ -87,12 +87,18 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
 	}
 	var prev localstate.Session
-	replace := ""
+	// The same work moments after the session's uncommitted previous
+	// handoff: the new one takes its place (replace), or, for a
+	// compaction's, brings it up to date under its own name (update).
+	replace, update := "", ""
 	if r.AgentSession != "" {
 		prev = p.Local.LoadSession(r.AgentSession)
 		if prev.HandoffHash == activity && prev.Handoff != "" {
+			ok, keep := replaceable(p, prev.Handoff, e.Now)
 			switch {
-			case replaceable(p, prev.Handoff, e.Now):
+			case ok && keep:
+				update = prev.Handoff
+			case ok:
 				replace = prev.Handoff
 			case r.SkipIfSame:
 				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
@@ -104,6 +110,13 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
+	if update != "" {
+		if pm := readParsed(p, filepath.Join(p.Root, filepath.FromSlash(update))); pm != nil {
+			meta.Event, meta.Trigger, meta.Reason, meta.Created = pm.Meta.Event, pm.Meta.Trigger, pm.Meta.Reason, pm.Meta.Created
+		} else {
+			update = ""
+		}
+	}
 	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, commits, l)
@@ -129,7 +142,18 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if problem != "" {
 		warn = append(warn, problem)
 	}
-	path, err := write(p, r, meta.Created, body)
+	var path string
+	if update != "" {
+		path = filepath.Join(p.Root, filepath.FromSlash(update))
+		err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
+			if old == nil {
+				return nil, fmt.Errorf("handoff %s: %w", update, fs.ErrNotExist)
+			}
+			return body, nil
+		})
+	} else {
+		path, err = write(p, r, meta.Created, body)
+	}
 	if err != nil {
 		return Written{}, err
 	}
@@ -150,8 +174,11 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		}
 	}
 	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
-	if replace != "" {
+	switch {
+	case replace != "":
 		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
+	case update != "":
+		w.Message = "brought " + rel + " up to date (the same work, a newer summary)"
 	}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
@@ -433,28 +460,28 @@ func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) strin
 const replaceWindow = 10 * time.Minute
 
 // replaceable reports whether the handoff at rel (the session's previous
-// one) may give way to a new one: not a compaction's nor a recovery's,
-// written (by its name) within replaceWindow, and never
+// one) may give way to a new one: written (by its name) within
+// replaceWindow, and never
 // committed (git does not track it; without git nothing is committed).
-func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
+func replaceable(p *workspace.Workspace, rel string, now time.Time) (ok, keep bool) {
 	base := path.Base(rel)
-	if strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_") {
-		return false // the handoff of a compaction (its summary added after) or of a recovery stays
-	}
-	written, _, ok := handoff.NameTime(base)
-	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
-		return false
+	// A compaction's handoff (its summary added after it) or a recovery's
+	// keeps its name and event: it is brought up to date in place.
+	keep = strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_")
+	written, _, named := handoff.NameTime(base)
+	if !named || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
+		return false, keep
 	}
 	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
-		return false
+		return false, keep
 	}
 	if p.Repo.Root == "" {
-		return true
+		return true, keep
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitBudget)
 	defer cancel()
 	tracked, err := gitfacts.Tracked(ctx, p.Repo, rel)
-	return err == nil && !tracked
+	return err == nil && !tracked, keep
 }
 
 // markDecisions marks the handoff's decisions that the previous handoff of

@@ -64,8 +64,8 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// A new prompt, no new work, after the compaction's handoff: nothing
-	// new (a compaction's handoff is kept, its summary added after it).
+	// A new prompt, no new work, moments after the compaction's handoff:
+	// that handoff is brought up to date under its own name and event.
 	appendLine := func(path, line string) {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -75,8 +75,13 @@ func TestWriteHandoff(t *testing.T) {
 		f.Close()
 	}
 	appendLine(tr, `{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}`)
-	if w4, err := WriteHandoff(r.p, e, end); err != nil || w4.Path != "" || w4.Message != "nothing new since "+want {
+	if w4, err := WriteHandoff(r.p, e, end); err != nil || w4.Path != want || !strings.HasPrefix(w4.Message, "brought "+want+" up to date") {
 		t.Errorf("session end after a new prompt, after a compaction: %+v, %v", w4, err)
+	}
+	updated := r.read(want)
+	contains(t, "the compaction's handoff brought up to date", updated, "now the logout endpoint", "\nevent: \"pre-compact\"\n", "\ntrigger: \"manual\"\n")
+	if w, err := WriteHandoff(r.p, e, end); err != nil || w.Path != "" {
+		t.Errorf("the session's end again, nothing new: %+v, %v", w, err)
 	}
 	// Another session's end, then its end again a minute later with only a
 	// new prompt: the second takes the place of the first (uncommitted).

@@ -87,7 +87,7 @@ func TestCodexContinuity(t *testing.T) {
 	t.Logf("handoffs: %v", names)
 	requireAll(t, "the handoffs", all,
 		"src/token.go", "app.txt", "docs/notes.md", // the patched files
-		"mkdir -p src", "ls does-not-exist", "git status --short", // the commands
+		"mkdir -p src", "ls does-not-exist", // the commands (git status only looks: left out; ls failed: an error)
 		"exit 2", "missing.txt", // the failing command and the refused patch
 		codexSummary, codexReply)
 	pre := cp.handoff([]string{filepath.Base(prePath)}, "_pre-compact_")
