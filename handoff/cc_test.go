@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestLatestByDate: a Continuous-Claude folder's newest handoff is the
 // newest by date, whatever the names' alphabetical order, the .yaml ones
 // included; files without a date are not handoffs.
 func TestLatestByDate(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.TempDir(t)
 	files := map[string]string{
 		// Sorts last by name; written first.
 		"2026-10-14T20-00-00Z_session-end_aaaaaaaa.md": "---\ncreated: \"2026-10-14T20:00:00.000Z\"\n---\n",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -75,14 +76,15 @@ func Decide(dec Decision) Edit {
 }
 
 // Finish records items as done: each is appended to done (once) and removed
-// from next. When one of them is now, now moves on to the first item left in
+// from next (matched without case or extra spaces: see sameStep). When one
+// of them is now, now moves on to the first item left in
 // next, which leaves next; with next empty, now is cleared. So a finished
 // step is never what the next session is told to work on. The edit runs in
 // steps (each on the last one's checked result): build one per Apply.
 func Finish(items ...string) Edit {
 	finished := map[string]bool{}
 	for _, it := range items {
-		finished[it] = true
+		finished[sameStep(it)] = true
 	}
 	var stage int
 	var tried map[string]bool
@@ -101,7 +103,7 @@ func Finish(items ...string) Edit {
 		}
 		if stage == 1 { // out of next, one item a step
 			for _, it := range l.Next {
-				if finished[it] && !tried[it] {
+				if finished[sameStep(it)] && !tried[it] {
 					out, _, again, err := d.removeItem(KeyNext, it)
 					tried[it] = !again // a flow list may need another run
 					return out, true, err
@@ -111,7 +113,7 @@ func Finish(items ...string) Edit {
 		}
 		if stage == 2 { // now moves on
 			stage = 3
-			if !finished[l.Now] {
+			if !finished[sameStep(l.Now)] {
 				return d.src, false, nil
 			}
 			if len(l.Next) > 0 {
@@ -124,6 +126,13 @@ func Finish(items ...string) Edit {
 		out, _, again, err := d.removeItem(KeyNext, promoted)
 		return out, again, err
 	}}
+}
+
+// sameStep is a step's text as Finish compares it: without case, runs of
+// white space as one space, and a final period dropped, so "done 'write
+// the changelog'" finishes the step a person wrote "Write the changelog.".
+func sameStep(s string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.Join(strings.Fields(s), " ")), ".")
 }
 
 // start readies the edits for a run on new bytes.

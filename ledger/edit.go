@@ -147,7 +147,10 @@ func (d *frontDoc) setScalar(key, value string) ([]byte, error) {
 	}
 	end := scalarEnd(src, v, e.valOff, e.limit, false, 0)
 	style := styleOf(v)
-	if v.Tag == "!!null" {
+	if v.Tag == "!!null" || v.Value == "" {
+		// An empty value ("" in a new ledger) says nothing of how the
+		// person writes: the value is plain where YAML allows, as people
+		// write it by hand.
 		style = styleAuto
 	}
 	indent := "  "

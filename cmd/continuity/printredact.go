@@ -54,13 +54,14 @@ func (a *app) projectOpened(p *workspace.Workspace) {
 
 // printsUserText reports whether the command line's output may hold text
 // from the project's files: everything but the hook (its own output is
-// redacted as it is built), the merge driver and shell completion.
+// redacted as it is built), the merge driver, shell completion and serve
+// (which prints its address at once, and redacts every page it serves).
 func printsUserText(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "hook", "merge", "completion", "__complete", "__completeNoDesc":
+	case "hook", "merge", "completion", "__complete", "__completeNoDesc", "serve":
 		return false
 	}
 	return true

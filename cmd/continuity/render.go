@@ -7,8 +7,13 @@ import (
 	"golang.org/x/term"
 )
 
-// isTerminal reports whether w is a terminal that wants colour (NO_COLOR unset).
+// isTerminal reports whether w is a terminal that wants colour (NO_COLOR
+// unset). The redacting writer every command prints through is looked
+// through to the file it writes to.
 func (a *app) isTerminal(w io.Writer) bool {
+	if r, ok := w.(*redactedOut); ok {
+		w = r.w
+	}
 	f, ok := w.(*os.File)
 	if !ok || a.getenv("NO_COLOR") != "" || a.getenv("TERM") == "dumb" {
 		return false

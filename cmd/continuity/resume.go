@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +31,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 					return err
 				}
 				inj, err := core.Context(p, e, name, "startup", "")
-				return printInjection(a, inj, err)
+				return printInjection(a, forPerson(inj), err)
 			}
 			inj, err := core.Resume(p, e, args[0])
 			if errors.Is(err, workspace.ErrBadName) {
@@ -38,7 +40,28 @@ the context a new session would get: the ledger and its latest handoff.`,
 			if (err == nil || inj.Input.Ledger != nil || inj.Input.LedgerRaw != nil) && inj.Input.LedgerPath != "" {
 				fmt.Fprintf(a.out, "active ledger: %s\n", inj.Input.LedgerPath)
 			}
-			return printInjection(a, inj, err)
+			return printInjection(a, forPerson(inj), err)
 		},
 	}
+}
+
+// forPerson words the injection's first line for the person who ran
+// resume rather than for a model at a session's start: "work stream
+// "auth" (thoughts/ledgers/CONTINUITY_auth.md), last updated …", where the
+// model reads "…, restored at session start (startup); …".
+func forPerson(inj core.Injection) core.Injection {
+	in := inj.Input
+	if in.LedgerPath == "" {
+		return inj
+	}
+	first, rest, _ := strings.Cut(inj.Text, "\n")
+	if !strings.HasPrefix(first, "continuity: the ledger of work stream ") {
+		return inj
+	}
+	head := "Work stream " + strconv.Quote(in.Name) + " (" + in.LedgerPath + ")"
+	if in.Ledger != nil && in.Ledger.Updated != "" {
+		head += ", last updated " + in.Ledger.Updated
+	}
+	inj.Text = head + ":\n" + rest
+	return inj
 }

@@ -73,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
@@ -82,10 +82,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "continuity: %v\nRun 'continuity --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "continuity: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 		return 2
 	}
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range strings.Split(errorText(err), "\n") {
 		fmt.Fprintf(stderr, "continuity: %s\n", line)
 	}
 	return 1
@@ -128,23 +128,24 @@ Start with:  continuity demo            (the whole loop on sample data)
 	for _, c := range []*cobra.Command{
 		newNewCmd(a), newUseCmd(a), newEditCmd(a, "goal"), newEditCmd(a, "now"),
 		newEditCmd(a, "done"), newEditCmd(a, "next"), newEditCmd(a, "question"), newEditCmd(a, "constraint"),
-		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
+		newEditCmd(a, "decide"), newShowCmd(a), newListCmd(a), newLogCmd(a), newSearchCmd(a), newLintCmd(a), newImportCmd(a),
 		newMergeLedgerCmd(a),
 	} {
 		c.GroupID = "ledger"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a)} {
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a), newServeCmd(a)} {
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newConfigCmd(a), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newStatusCmd(a), newConfigCmd(a), newDisableCmd(a, true), newDisableCmd(a, false), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
 	root.InitDefaultCompletionCmd()
 	StrictCompletion(root)
 	TypedUsage(root)
+	addCompletions(a, root)
 	return root
 }
 
@@ -152,9 +153,9 @@ Start with:  continuity demo            (the whole loop on sample data)
 // (a usage error), so a script never takes text for JSON.
 var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
-	"constraint": true, "decide": true, "show": true, "list": true, "search": true, "lint": true,
+	"constraint": true, "decide": true, "show": true, "list": true, "log": true, "search": true, "lint": true,
 	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
-	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true,
+	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true, "status": true,
 }
 
 // project opens the project the working directory belongs to.

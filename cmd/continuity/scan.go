@@ -65,7 +65,13 @@ func runScan(a *app, o scanOptions) error {
 			plural(len(hits), "secret"), plural(len(files), "file"), redact.Marker(hits[0].Kind))
 		return errSilent
 	}
-	if !a.json {
+	switch {
+	case a.json || o.Staged:
+		// A pre-commit hook that passes says nothing: git prints its own
+		// lines on every commit, and a clean scan is not news.
+	case n == 0:
+		fmt.Fprintln(a.out, "no ledgers or handoffs to scan")
+	default:
 		fmt.Fprintf(a.out, "no secrets found in %s\n", plural(n, "file"))
 	}
 	return nil

@@ -15,6 +15,7 @@ type setupOptions struct {
 	Dir       string
 	Command   string   // init: the program the hooks run
 	PreCommit bool     // init: also install the git pre-commit hook that runs continuity scan
+	Purge     bool     // uninstall: also remove the repository's local state
 	Agents    []string // --agent, repeatable or comma-separated
 }
 
@@ -57,7 +58,7 @@ func (a *app) setupFor(o setupOptions) (core.SetupOptions, error) {
 			dir = filepath.Join(a.dir, dir)
 		}
 	}
-	return core.SetupOptions{Dir: dir, Getenv: a.getenv, Hosts: hs, All: hosts, User: o.User, PreCommit: o.PreCommit}, nil
+	return core.SetupOptions{Dir: dir, Getenv: a.getenv, Hosts: hs, All: hosts, User: o.User, PreCommit: o.PreCommit, Purge: o.Purge}, nil
 }
 
 // printSetup prints init's or uninstall's result: its lines, or with

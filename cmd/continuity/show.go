@@ -52,7 +52,7 @@ func runShow(a *app, o showOptions) error {
 	src, err := safefile.Read(path, p.WriteOptions())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+			return core.LedgerNotFound(p, name, path)
 		}
 		return err
 	}

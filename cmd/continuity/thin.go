@@ -55,6 +55,9 @@ func runThin(a *app, o thinOptions) error {
 	if err != nil {
 		return err
 	}
+	if !core.HasStream(p, name) {
+		return core.StreamNotFound(p, name)
+	}
 	res, err := core.Thin(p, name, o.Keep, o.DryRun)
 	if err != nil {
 		return err

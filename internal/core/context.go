@@ -1,15 +1,20 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/gitfacts"
+
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -80,7 +85,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	lpath, _ := p.LedgerPath(name)
 	lim := e.Host.Limits()
 	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
-		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
+		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: policy(p, source),
 		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
 	l, raw, err := LoadLedger(p, name)
 	switch {
@@ -92,7 +97,22 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	default:
 		in.Ledger, in.Notes = l, inject.LedgerNotes(l)
 	}
+	shared := p.Config.Worktrees != "isolated" && p.Repo.Root != ""
+	var sessions []localstate.RepoSession // the repository's, across its worktrees
+	if p.Repo.Root != "" && (shared || !refresh) {
+		sessions = p.Local.RepoSessions()
+	}
+	if !refresh && p.Repo.Root != "" {
+		var files []string
+		if in.Ledger != nil {
+			files = in.Ledger.Files
+		}
+		in.Others = others(p, sessions, name, agentSession, e.Client, files, e.Now)
+	}
 	if in.Short() {
+		if shared {
+			fromOtherWorktrees(p, e, sessions, &in, name, false)
+		}
 		return in, err
 	}
 	var hpath string
@@ -119,8 +139,15 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 			if parsed != nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
+				if !writtenHere(p, parsed, hpath) {
+					in.HandoffCommitAuthor = commitAuthor(p, hpath)
+				}
 			}
 		}
+	}
+	if shared && source != "compact" {
+		// After a compaction the session is given the handoff it just wrote.
+		fromOtherWorktrees(p, e, sessions, &in, name, true)
 	}
 	if agentSession != "" && !refresh {
 		markGiven(p, name, e.Now)
@@ -151,9 +178,12 @@ func renderContext(p *workspace.Workspace, in inject.Input) string {
 	}
 	b = min(b, inject.MaxBudget)
 	size := func(s string) int { return inject.Size(s, in.Unit) }
+	in.Budget = b
 	text := p.Redact(inject.Render(in))
-	for try := 0; try < 3 && size(text) > b; try++ {
-		in.Budget = max(b-(size(text)-b)*(try+1), 500)
+	for try := 0; try < 5 && size(text) > b && in.Budget > 500; try++ {
+		// Shrink by how much redaction grew this render, not by a fixed
+		// step: markers may grow the text by half.
+		in.Budget = max(in.Budget*b/size(text)-1, 500)
 		text = p.Redact(inject.Render(in))
 	}
 	return text
@@ -170,7 +200,7 @@ func Resume(p *workspace.Workspace, e Env, name string) (Injection, error) {
 		if inj, ok := handoffOnly(p, e, name); ok {
 			return inj, nil
 		}
-		return Injection{}, fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return Injection{}, LedgerNotFound(p, name, path)
 	}
 	if err := p.SetActive(name); err != nil {
 		return Injection{}, err
@@ -210,4 +240,39 @@ func unitName(u agent.Unit) string {
 		return "bytes"
 	}
 	return "characters"
+}
+
+// SubagentSource is the source of a subagent's start: it is given what
+// the configuration's subagents says.
+const SubagentSource = "subagent"
+
+// policy is what an injection for source holds: full, short or none.
+func policy(p *workspace.Workspace, source string) string {
+	if source == SubagentSource {
+		return p.Config.Subagents
+	}
+	return p.Config.Sources[source]
+}
+
+// writtenHere reports a handoff this worktree's local state says one of
+// its sessions wrote at path: its author is who wrote it here, and asking
+// git (a process per start) can be spared.
+func writtenHere(p *workspace.Workspace, h *handoff.Parsed, path string) bool {
+	id := h.Meta.AgentSession
+	return id != "" && p.Local.LoadSession(id).Handoff == p.Rel(path)
+}
+
+// commitAuthor is who git says last committed the file at path ("" when
+// it is not committed, or git cannot say within a moment): a committed
+// handoff's front matter may claim anyone.
+func commitAuthor(p *workspace.Workspace, path string) string {
+	if p.Repo.Root == "" {
+		return ""
+	}
+	out, err := gitfacts.Git{Repo: p.Repo, Timeout: 500 * time.Millisecond}.Run(context.Background(),
+		"log", "-1", "--no-mailmap", "--format=%an", "--", p.Rel(path))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -62,6 +62,7 @@ func Doctor(o DoctorOptions) DoctorReport {
 			rep.Hosts, checks = all[:1], allChecks[0]
 		}
 	}
+	checks = append(checks, pathCheck(o))
 	checks = append(checks, checkRepo(o)...)
 	rep.OK, rep.Checks = true, checks
 	for _, c := range checks {
@@ -186,6 +187,19 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		}
 	}
 	sortEvents(h, order)
+	registered := false
+	for _, c := range r.Events {
+		registered = registered || c != ""
+	}
+	if gone := Uninstalled(p); !registered && !gone.IsZero() {
+		// Not a first install: say what happened rather than suggest one.
+		for _, ev := range order {
+			r.Events[ev] = ""
+		}
+		add(Check{Name: "hooks", OK: true, Note: true, Info: "uninstalled from this repository on " + gone.Format("2006-01-02 15:04Z") + " (continuity uninstall): no hooks registered",
+			Fix: fmt.Sprintf("`continuity init%s` installs them again", AgentArg(h, o.Default))})
+		return r, checks
+	}
 	for _, ev := range order {
 		if c := r.Events[ev]; c != "" {
 			add(Check{Name: "hook " + ev, OK: true, Info: c})
@@ -207,10 +221,10 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	for _, n := range r.Notes {
 		add(Check{Name: "note", OK: true, Note: true, Info: n})
 	}
-	seen := map[string]bool{}
+	seen := map[string]bool{} // by program: a host's commands may differ only in their arguments
 	for _, ev := range order {
-		if c := r.Events[ev]; c != "" && !seen[c] {
-			seen[c] = true
+		if c := r.Events[ev]; c != "" && !seen[programOf(c)] {
+			seen[programOf(c)] = true
 			add(binaryCheck(c, h.Name()))
 		}
 	}
@@ -259,6 +273,16 @@ func checkRepo(o DoctorOptions) []Check {
 	var checks []Check
 	add := func(name string, ok bool, info, fix string) {
 		checks = append(checks, Check{Name: name, OK: ok, Info: info, Fix: fix})
+	}
+	if p.Config.Disable {
+		from := p.Config.From["disable"]
+		fix := "run `continuity enable --user` to switch them back on"
+		if strings.HasPrefix(from, p.Root+string(filepath.Separator)) {
+			fix = "run `continuity enable` to switch them back on"
+		} else if strings.HasPrefix(from, "$") {
+			fix = "unset " + strings.TrimPrefix(from, "$") + " to switch them back on"
+		}
+		add("enabled", false, "continuity is disabled here (disable: true, from "+from+"): the hooks write no handoff and inject nothing", fix)
 	}
 	// Directories: a repository opts in with a ledger directory (continuity
 	// new or init creates it); the handoff directory comes with the first

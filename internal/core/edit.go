@@ -62,7 +62,7 @@ func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before,
 	rel := p.Rel(path)
 	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
 		if old == nil {
-			return nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+			return nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
 		}
 		// Apply parses and checks the ledger itself (a YAML parse less
 		// on a long ledger); only a failed edit is explained by the
@@ -83,7 +83,7 @@ func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before,
 		return out, nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("ledger %s: %w (see `continuity list`)", rel, ledger.ErrNotFound)
+		return nil, nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
 	}
 	return before, after, err
 }

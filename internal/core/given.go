@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
@@ -104,7 +105,7 @@ func readParsed(p *workspace.Workspace, path string) *handoff.Parsed {
 	if err != nil {
 		return nil
 	}
-	h, err := handoff.Parse(src)
+	h, err := compat.ParseHandoff(src)
 	if err != nil {
 		return nil
 	}

@@ -1,13 +1,19 @@
 package core
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -32,58 +38,151 @@ type Hit struct {
 	Author  string `json:"author,omitempty"`
 }
 
-// Search returns the lines of ledgers and handoffs that hold q.Text. A
-// line is shown once per work stream: a handoff repeating a ledger's line
-// (its goal, now, a decision), or an earlier handoff's, adds no hit.
+// Search returns the lines of ledgers and handoffs that hold q.Text, each
+// stream's ledger first, then its handoffs oldest first. A file is read
+// once and searched as bytes (an ASCII needle in a copy lowered in place);
+// its front matter is read only when it has a hit and a filter asks.
+// Streams are searched by as many readers as the machine has cores.
 func Search(p *workspace.Workspace, q Query) []Hit {
-	needle := strings.ToLower(q.Text)
-	hits := []Hit{}
-	seen := map[string]bool{}
-	scan := func(path, session, kind, who string) {
-		src, err := safefile.Read(path, p.WriteOptions())
-		if err != nil {
-			return
-		}
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		sc.Buffer(make([]byte, 64<<10), len(src)+1)
-		for n := 1; sc.Scan(); n++ {
-			if !strings.Contains(strings.ToLower(sc.Text()), needle) {
-				continue
-			}
-			text := strings.TrimSpace(sc.Text())
-			key := session + "\x00" + lineKey(text)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			hits = append(hits, Hit{p.Rel(path), n, text, session, kind, who})
+	var names []string
+	for _, name := range Names(p) {
+		if q.Session == "" || name == q.Session {
+			names = append(names, name)
 		}
 	}
-	for _, name := range Names(p) {
-		if q.Session != "" && name != q.Session {
-			continue
-		}
-		if q.Author == "" && q.In != "handoffs" {
-			if lp, _ := p.LedgerPath(name); lp != "" {
-				if l, _, err := LoadLedger(p, name); err == nil && l != nil && (q.Since.IsZero() || l.Updated >= ledger.FormatTime(q.Since)) {
-					scan(lp, name, "ledger", "")
+	m := newMatcher(q.Text)
+	loose := hasLoose(p.HandoffDir)
+	perStream := make([][]Hit, len(names))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := searcher{p: p, q: q, m: m}
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(names) {
+					return
+				}
+				perStream[i] = s.stream(names[i], loose)
+			}
+		}()
+	}
+	wg.Wait()
+	hits := []Hit{}
+	for _, hs := range perStream {
+		hits = append(hits, hs...)
+	}
+	return hits
+}
+
+// searcher searches one stream at a time, with its own buffers.
+type searcher struct {
+	p    *workspace.Workspace
+	q    Query
+	m    matcher
+	buf  []byte // a file's bytes
+	low  []byte // their lowered copy
+	hits []Hit
+}
+
+// stream returns the hits in work stream name's ledger and handoffs, a
+// line once (see once).
+func (s *searcher) stream(name string, loose bool) []Hit {
+	return once(s.streamAll(name, loose))
+}
+
+// streamAll returns every hit in work stream name's ledger and handoffs.
+func (s *searcher) streamAll(name string, loose bool) []Hit {
+	s.hits = nil
+	p := s.p
+	if s.q.Author == "" && s.q.In != "handoffs" {
+		if lp, _ := p.LedgerPath(name); lp != "" {
+			if src, err := safefile.Read(lp, p.WriteOptions()); err == nil && s.m.in(src, &s.low) {
+				if l, _, err := LoadLedger(p, name); err == nil && l != nil && (s.q.Since.IsZero() || l.Updated >= ledger.FormatTime(s.q.Since)) {
+					s.lines(src, p.Rel(lp), name, "ledger", "")
 				}
 			}
 		}
-		if q.In == "ledgers" {
+	}
+	if s.q.In == "ledgers" {
+		return s.hits
+	}
+	if loose {
+		for _, f := range p.HandoffFiles(name) {
+			if src, err := safefile.Read(f, p.WriteOptions()); err == nil {
+				s.handoff(src, f, name)
+			}
+		}
+		return s.hits
+	}
+	dir, err := p.StreamHandoffDir(name)
+	if err != nil {
+		return s.hits
+	}
+	d, err := openHeads(dir)
+	if err != nil {
+		return s.hits
+	}
+	defer d.close()
+	ents := d.entries
+	slices.SortFunc(ents, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, ent := range ents {
+		fname := ent.Name()
+		if !handoff.IsFile(fname) {
 			continue
 		}
-		files := p.HandoffFiles(name)
-		slices.Reverse(files) // newest first: a repeated line is shown where it was last written
-		for _, f := range files {
-			_, m, ok := ReadHandoff(p, f, time.Time{})
-			if !ok || q.Author != "" && !AuthorMatches(m.Author, q.Author) || !q.Since.IsZero() && m.Created.Before(q.Since) {
+		path := filepath.Join(dir, fname)
+		var src []byte
+		switch {
+		case ent.Type().IsRegular():
+			var ok bool
+			if src, ok = d.whole(fname, &s.buf, safefile.DefaultMaxSize); !ok {
 				continue
 			}
-			scan(f, name, "handoff", m.Author)
+		case ent.Type()&os.ModeSymlink != 0:
+			if src, err = safefile.Read(path, p.WriteOptions()); err != nil {
+				continue
+			}
+		default:
+			continue
+		}
+		s.handoff(src, path, name)
+	}
+	return s.hits
+}
+
+// once keeps one hit for each line of a stream (hits in order: the
+// ledger's, then the handoffs' oldest first): a handoff repeating the
+// ledger's line (its goal, now, a decision) adds none, and of handoffs
+// repeating one another the newest shows it, where it was last written.
+func once(hits []Hit) []Hit {
+	seen := map[string]bool{}
+	keep := make([]bool, len(hits))
+	for i, h := range hits {
+		if h.Kind == "ledger" {
+			keep[i] = !seen[lineKey(h.Text)]
+			seen[lineKey(h.Text)] = true
 		}
 	}
-	return hits
+	for i := len(hits) - 1; i >= 0; i-- {
+		if h := hits[i]; h.Kind != "ledger" {
+			keep[i] = !seen[lineKey(h.Text)]
+			seen[lineKey(h.Text)] = true
+		}
+	}
+	out := hits[:0]
+	for i, h := range hits {
+		if keep[i] {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // lineKey is what makes two lines the same for search: the text without a
@@ -98,6 +197,131 @@ func lineKey(s string) string {
 	s = strings.Trim(s, `"'`)
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
+
+// handoff adds a handoff's hits, when its author and time pass the query.
+func (s *searcher) handoff(src []byte, path, name string) {
+	if !s.m.in(src, &s.low) {
+		return
+	}
+	e, _, fast := fastHead(src)
+	if !fast {
+		h, err := compat.ParseHandoff(src)
+		if err != nil {
+			return
+		}
+		e = LogEntry{Created: h.Meta.Created, Author: h.Meta.Author}
+	}
+	if e.Created.IsZero() {
+		e.Created = handoff.Time(path)
+	}
+	if s.q.Author != "" && !AuthorMatches(e.Author, s.q.Author) || !s.q.Since.IsZero() && e.Created.Before(s.q.Since) {
+		return
+	}
+	s.lines(src, s.p.Rel(path), name, "handoff", e.Author)
+}
+
+// lines adds a hit for each line of src that holds the needle; s.low holds
+// src lowered (the matcher's last call), line for line. Two cursors walk
+// the same line of each copy (their offsets differ where lowering changed
+// a character's length).
+func (s *searcher) lines(src []byte, rel, name, kind, who string) {
+	low := s.low
+	n, lowAt, srcAt := 1, 0, 0 // a line's number and its start in low and in src
+	for {
+		i := s.m.index(low[lowAt:])
+		if i < 0 {
+			return
+		}
+		hit := lowAt + i
+		for {
+			j := bytes.IndexByte(low[lowAt:hit], '\n')
+			if j < 0 {
+				break
+			}
+			lowAt += j + 1
+			srcAt += bytes.IndexByte(src[srcAt:], '\n') + 1
+			n++
+		}
+		end := len(src)
+		if j := bytes.IndexByte(src[srcAt:], '\n'); j >= 0 {
+			end = srcAt + j
+		}
+		s.hits = append(s.hits, Hit{rel, n, strings.TrimSpace(string(src[srcAt:end])), name, kind, who})
+		j := bytes.IndexByte(low[hit:], '\n')
+		if j < 0 || end == len(src) {
+			return
+		}
+		lowAt, srcAt = hit+j+1, end+1
+		n++
+	}
+}
+
+// matcher finds a needle regardless of case.
+type matcher struct {
+	needle []byte // lowered
+	ascii  bool
+}
+
+func newMatcher(text string) matcher {
+	needle := strings.ToLower(text)
+	ascii := true
+	for i := range len(needle) {
+		if needle[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	return matcher{[]byte(needle), ascii}
+}
+
+// in reports whether src holds the needle, leaving src's lowered copy in
+// *low, line for line. An ASCII needle needs only ASCII letters lowered,
+// unless the text holds one of the two other letters that lower to ASCII
+// (İ and the Kelvin sign); any other is lowered line by line.
+func (m matcher) in(src []byte, low *[]byte) bool {
+	if m.ascii && !bytes.Contains(src, []byte("\u0130")) && !bytes.Contains(src, []byte("\u212a")) {
+		*low = append((*low)[:0], src...)
+		lowerASCII(*low)
+	} else {
+		*low = (*low)[:0]
+		for i, line := range bytes.Split(src, []byte{'\n'}) {
+			if i > 0 {
+				*low = append(*low, '\n')
+			}
+			*low = append(*low, bytes.ToLower(line)...)
+		}
+	}
+	return m.index(*low) >= 0
+}
+
+// lowerASCII lowers the ASCII letters of b in place, eight bytes at a
+// time: a byte from 'A' to 'Z' gains 0x20; any other byte, UTF-8's
+// included (bit 7 set), stays.
+func lowerASCII(b []byte) {
+	const (
+		ones  = 0x0101010101010101
+		high  = 0x80 * ones
+		fromA = (0x80 - 'A') * ones     // bit 7 set in a byte >= 'A'
+		pastZ = (0x80 - 'Z' - 1) * ones // bit 7 set in a byte > 'Z'
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		h := w &^ high // no carry from one byte into the next below
+		upper := (h + fromA) &^ (h + pastZ) &^ w & high
+		if upper != 0 {
+			binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
+		}
+	}
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
+}
+
+// index is the offset of the needle in lowered text, or -1.
+func (m matcher) index(low []byte) int { return bytes.Index(low, m.needle) }
 
 // Since reads --since: a duration back from now (7d, 36h), a date or an
 // RFC 3339 time. "" is the zero time.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
@@ -30,6 +31,7 @@ type SetupOptions struct {
 	User      bool                // the user's settings instead of the project's
 	Program   string              // init: the program the hooks run
 	PreCommit bool                // init: also install the pre-commit scan
+	Purge     bool                // uninstall: also remove the repository's local state
 }
 
 // HostResult is what init or uninstall did for one host.
@@ -117,6 +119,7 @@ func Init(o SetupOptions) (SetupResult, error) {
 	if o.User {
 		return res, nil
 	}
+	_ = os.Remove(uninstalledMark(p))
 	for _, d := range []string{p.LedgerDir, p.HandoffDir} {
 		if err := p.MkdirAll(d); err != nil {
 			return res, fmt.Errorf("create %s: %w", p.Rel(d), err)
@@ -196,6 +199,9 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 			if changed {
 				r.Action = "removed"
 				res.say(fmt.Sprintf("removed the continuity hooks from %s (ledgers and handoffs are kept)", r.Settings))
+				if scope == agent.Project && removeIfEmpty(r.Settings) {
+					res.say(fmt.Sprintf("removed %s: nothing else was in it", p.Rel(r.Settings)))
+				}
 			} else {
 				res.say(fmt.Sprintf("no continuity hooks in %s", r.Settings))
 			}
@@ -219,7 +225,65 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 		return res, err
 	}
 	res.say(msg)
+	if o.Purge {
+		for _, dir := range []string{p.Local.Common, p.Local.Dir} {
+			if dir == "" {
+				continue
+			}
+			if err := os.RemoveAll(dir); err != nil {
+				return res, fmt.Errorf("remove the local state %s: %w", dir, err)
+			}
+		}
+		res.say("removed the repository's local state (" + p.Local.Dir + ")")
+	}
+	if err := markUninstalled(p, time.Now()); err != nil {
+		return res, err
+	}
 	return res, nil
+}
+
+// uninstalledMark is the file in local state that says continuity was
+// uninstalled from the repository, and when: doctor then says so rather
+// than suggest a first install. init removes it; --purge keeps only it.
+func uninstalledMark(p *workspace.Workspace) string {
+	return filepath.Join(p.Local.Dir, "uninstalled")
+}
+
+// markUninstalled writes the mark.
+func markUninstalled(p *workspace.Workspace, now time.Time) error {
+	if p.Local.Dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(p.Local.Dir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(uninstalledMark(p), []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600)
+}
+
+// Uninstalled returns when continuity was uninstalled from the repository
+// (zero when it was not, or was installed again since).
+func Uninstalled(p *workspace.Workspace) time.Time {
+	b, err := os.ReadFile(uninstalledMark(p))
+	if err != nil {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339, strings.TrimSpace(string(b)))
+	return t
+}
+
+// removeIfEmpty removes a settings file that holds nothing but an empty
+// JSON object (what init created and uninstall emptied), and its folder
+// when nothing else is in it. It reports whether the file went.
+func removeIfEmpty(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || strings.Join(strings.Fields(string(b)), "") != "{}" {
+		return false
+	}
+	if os.Remove(path) != nil {
+		return false
+	}
+	_ = os.Remove(filepath.Dir(path)) // only when empty
+	return true
 }
 
 // registeredHosts names the hosts whose project settings still register a

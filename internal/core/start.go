@@ -32,7 +32,7 @@ func Start(p *workspace.Workspace, name, path, goal string, now time.Time) error
 // Use makes the ledger name at path the active one in this worktree.
 func Use(p *workspace.Workspace, name, path string) error {
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("ledger %s: %w (see `continuity list`)", p.Rel(path), ledger.ErrNotFound)
+		return LedgerNotFound(p, name, path)
 	}
 	return p.SetActive(name)
 }

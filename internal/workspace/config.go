@@ -181,7 +181,7 @@ func (l *LoadedConfig) file(path, within string) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		l.Problems = append(l.Problems, fmt.Errorf("%s:%s", path, yamlErr(err)))
+		l.Problems = append(l.Problems, fmt.Errorf("%s:%s (not valid YAML)", path, yamlErr(err)))
 		return
 	}
 	if len(doc.Content) == 0 {
@@ -237,9 +237,45 @@ func decodeKey(c *Config, key string, v *yaml.Node) error {
 	}
 	wrap := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
 	if err := wrap.Decode(c); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			return errors.New(typeProblem(te.Errors[0]))
+		}
 		return errors.New(strings.TrimSpace(yamlErr(err)))
 	}
 	return nil
+}
+
+// typeProblem says in words what a YAML type error means: "line 3: cannot
+// unmarshal !!str `lots` into int" is "must be a whole number, got lots".
+func typeProblem(e string) string {
+	m := typeError.FindStringSubmatch(e)
+	if m == nil {
+		return e
+	}
+	want, ok := wanted[m[3]]
+	if !ok {
+		want = "a " + m[3]
+	}
+	got := m[2]
+	switch {
+	case m[1] == "seq":
+		got = "a list"
+	case m[1] == "map":
+		got = "a mapping"
+	case got == "":
+		got = "!!" + m[1]
+	}
+	return "must be " + want + ", got " + got
+}
+
+// typeError is yaml.v3's wording of a value of the wrong type.
+var typeError = regexp.MustCompile("cannot unmarshal !!(\\w+) (?:`([^`]*)` )?into (\\S+)")
+
+// wanted names the Go types of the configuration in words.
+var wanted = map[string]string{
+	"int": "a whole number", "bool": "true or false", "string": "text", "float64": "a number",
+	"[]string": "a list", "map[string]string": "a mapping of keys", "[]redact.Rule": "a list of rules (name, pattern)",
 }
 
 func contains(list []string, s string) bool {
