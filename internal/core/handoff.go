@@ -72,7 +72,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	}
 	warn := fw.lines
 	read := readLine(facts)
-	activity := activityHash(facts)
+	work, talk := activityHash(facts), talkHash(facts)
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff", Files: facts.Files}, nil
 	}
@@ -88,21 +88,21 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff", Files: facts.Files}, nil
 	}
 	var prev localstate.Session
-	// The same work moments after the session's uncommitted previous
-	// handoff: the new one takes its place (replace), or, for a
-	// compaction's, brings it up to date under its own name (update).
-	replace, update := "", ""
+	// The same work and talk as the session's previous handoff: nothing
+	// new at its end. The same work, only the talk new, moments after the
+	// session's uncommitted previous end: the new handoff takes its place
+	// (a compaction's or a recovery's handoff stays: each is a moment of
+	// its own).
+	replace := ""
 	if r.AgentSession != "" {
 		prev = p.Local.LoadSession(r.AgentSession)
-		if prev.HandoffHash == activity && prev.Handoff != "" {
-			ok, keep := replaceable(p, prev.Handoff, e.Now)
+		prevWork, prevTalk, _ := strings.Cut(prev.HandoffHash, ".")
+		if prev.Handoff != "" && prevWork == work {
 			switch {
-			case ok && keep:
-				update = prev.Handoff
-			case ok:
+			case r.SkipIfSame && prevTalk == talk:
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+			case replaceable(p, prev.Handoff, e.Now):
 				replace = prev.Handoff
-			case r.SkipIfSame:
-				return Written{Read: read, Message: "nothing new since " + prev.Handoff, Files: facts.Files}, nil
 			}
 		}
 	}
@@ -111,13 +111,6 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	if update != "" {
-		if pm := readParsed(p, filepath.Join(p.Root, filepath.FromSlash(update))); pm != nil {
-			meta.Event, meta.Trigger, meta.Reason, meta.Created = pm.Meta.Event, pm.Meta.Trigger, pm.Meta.Reason, pm.Meta.Created
-		} else {
-			update = ""
-		}
-	}
 	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, commits, l)
@@ -143,18 +136,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	if problem != "" {
 		warn = append(warn, problem)
 	}
-	var path string
-	if update != "" {
-		path = filepath.Join(p.Root, filepath.FromSlash(update))
-		err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
-			if old == nil {
-				return nil, fmt.Errorf("handoff %s: %w", update, fs.ErrNotExist)
-			}
-			return body, nil
-		})
-	} else {
-		path, err = write(p, r, meta.Created, body)
-	}
+	path, err := write(p, r, meta.Created, body)
 	if err != nil {
 		return Written{}, err
 	}
@@ -169,17 +151,14 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	}
 	if r.AgentSession != "" {
 		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
-			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
+			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, work+"."+talk, content
 		}); err != nil {
 			warn = append(warn, "local state: "+err.Error())
 		}
 	}
 	w := Written{Path: rel, Message: "wrote " + rel, Read: read, Files: sessionFiles}
-	switch {
-	case replace != "":
+	if replace != "" {
 		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
-	case update != "":
-		w.Message = "brought " + rel + " up to date (the same work, a newer summary)"
 	}
 	if len(warn) > 0 {
 		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
@@ -402,8 +381,8 @@ func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
 }
 
 // activityHash fingerprints the work a transcript says was done (not the
-// conversation about it), to tell whether anything is new since the last
-// handoff.
+// conversation about it: see talkHash), to tell whether any work is new
+// since the last handoff.
 func activityHash(f *handoff.Facts) string {
 	b, _ := json.Marshal(struct {
 		Files, Outside, Commands, Errors []string
@@ -423,6 +402,16 @@ func contentHash(h *handoff.Handoff) string {
 	c.Created = time.Time{}
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// talkHash fingerprints the conversation: the prompts and the last reply.
+func talkHash(f *handoff.Facts) string {
+	b, _ := json.Marshal(struct {
+		Prompts []string
+		Last    string
+	}{f.Prompts, f.LastAssistant})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
@@ -468,28 +457,28 @@ func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) strin
 const replaceWindow = 10 * time.Minute
 
 // replaceable reports whether the handoff at rel (the session's previous
-// one) may give way to a new one: written (by its name) within
-// replaceWindow, and never
+// one) may give way to a new one: a session's end (not a compaction's nor
+// a recovery's), written (by its name) within replaceWindow, and never
 // committed (git does not track it; without git nothing is committed).
-func replaceable(p *workspace.Workspace, rel string, now time.Time) (ok, keep bool) {
+func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
 	base := path.Base(rel)
-	// A compaction's handoff (its summary added after it) or a recovery's
-	// keeps its name and event: it is brought up to date in place.
-	keep = strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_")
+	if strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_") {
+		return false
+	}
 	written, _, named := handoff.NameTime(base)
 	if !named || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
-		return false, keep
+		return false
 	}
 	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
-		return false, keep
+		return false
 	}
 	if p.Repo.Root == "" {
-		return true, keep
+		return true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitBudget)
 	defer cancel()
 	tracked, err := gitfacts.Tracked(ctx, p.Repo, rel)
-	return err == nil && !tracked, keep
+	return err == nil && !tracked
 }
 
 // markDecisions marks the handoff's decisions that the previous handoff of

@@ -64,8 +64,9 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// A new prompt, no new work, moments after the compaction's handoff:
-	// that handoff is brought up to date under its own name and event.
+	// A new prompt, no new work, after the compaction's handoff: a new
+	// handoff of the session's end (a compaction's handoff is a moment of
+	// its own, never replaced).
 	appendLine := func(path, line string) {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -75,11 +76,11 @@ func TestWriteHandoff(t *testing.T) {
 		f.Close()
 	}
 	appendLine(tr, `{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}`)
-	if w4, err := WriteHandoff(r.p, e, end); err != nil || w4.Path != want || !strings.HasPrefix(w4.Message, "brought "+want+" up to date") {
+	w4, err := WriteHandoff(r.p, e, end)
+	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || strings.Contains(w4.Message, "in place of") {
 		t.Errorf("session end after a new prompt, after a compaction: %+v, %v", w4, err)
 	}
-	updated := r.read(want)
-	contains(t, "the compaction's handoff brought up to date", updated, "now the logout endpoint", "\nevent: \"pre-compact\"\n", "\ntrigger: \"manual\"\n")
+	contains(t, "the session end's handoff", r.read(w4.Path), "now the logout endpoint")
 	if w, err := WriteHandoff(r.p, e, end); err != nil || w.Path != "" {
 		t.Errorf("the session's end again, nothing new: %+v, %v", w, err)
 	}
@@ -102,26 +103,28 @@ func TestWriteHandoff(t *testing.T) {
 	if err != nil || again.Path == "" || !strings.Contains(again.Message, "in place of "+first.Path) {
 		t.Errorf("the second session's end again: %+v, %v", again, err)
 	}
-	if got := handoffsOf(t, r, "auth"); len(got) != 2 {
-		t.Errorf("handoffs %q, want the compaction's and the second session's latest", got)
+	if got := handoffsOf(t, r, "auth"); len(got) != 3 {
+		t.Errorf("handoffs %q, want the compaction's, the first session's end and the second session's latest", got)
 	}
 	contains(t, "the replacing handoff", r.read(again.Path), "and the docs")
-	// Committed, it is never rewritten: a prompt after it is nothing new,
-	// a compaction after it adds a handoff.
+	// Committed, it is never rewritten: a new prompt after it adds a
+	// handoff of the session's end; a compaction moments later takes the
+	// place of that one (not committed), never of the committed one.
 	r.git("add", "thoughts")
 	r.git("commit", "-q", "-m", "handoffs")
 	appendLine(tr2, `{"type":"user","message":{"role":"user","content":"and the tests"},"uuid":"u-tests"}`)
 	e.Now = e.Now.Add(time.Minute)
-	if w5, err := WriteHandoff(r.p, e, end2); err != nil || w5.Path != "" {
-		t.Errorf("a prompt after a committed handoff, no new work: %+v, %v", w5, err)
+	w5, err := WriteHandoff(r.p, e, end2)
+	if err != nil || w5.Path == "" || strings.Contains(w5.Message, "in place of") {
+		t.Errorf("a prompt after a committed handoff: %+v, %v", w5, err)
 	}
 	pre2 := end2
 	pre2.Event, pre2.Trigger, pre2.Reason, pre2.SkipIfSame = "pre-compact", "auto", "", false
-	if w6, err := WriteHandoff(r.p, e, pre2); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
-		t.Errorf("a compaction after a committed handoff: %+v, %v", w6, err)
+	if w6, err := WriteHandoff(r.p, e, pre2); err != nil || w6.Path == "" || !strings.Contains(w6.Message, "in place of "+w5.Path) {
+		t.Errorf("a compaction moments after an uncommitted end: %+v, %v", w6, err)
 	}
-	if n := len(handoffsOf(t, r, "auth")); n != 3 {
-		t.Errorf("%d handoffs, want the two committed ones and the new one", n)
+	if got := handoffsOf(t, r, "auth"); len(got) != 4 || !strings.HasSuffix(got[len(got)-1], "_pre-compact_second.md") && !strings.Contains(strings.Join(got, " "), "_pre-compact_second.md") {
+		t.Errorf("handoffs %q, want the three committed ones and the compaction's", got)
 	}
 }
 
