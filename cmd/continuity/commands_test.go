@@ -46,6 +46,7 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
 		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
+		{[]string{"status", "--json"}, statusOptions{JSON: true}},
 		{[]string{"log", "--stream", "auth", "--author", "Ana", "--agent", "codex", "--since", "7d", "-n", "5", "--json"}, logOptions{Stream: "auth", Author: "Ana", Agent: "codex", Since: "7d", Limit: 5, JSON: true}},
 		{[]string{"serve", "--port", "7777"}, serveOptions{Port: 7777}},
 		{[]string{"disable", "--user"}, disableOptions{Off: true, User: true}},

@@ -83,7 +83,9 @@ func runContext(a *app, o contextOptions) error {
 	if err != nil {
 		return err
 	}
-	inj, err := core.Context(p, a.env(h), name, o.Source, o.Session)
+	e := a.env(h)
+	e.Client = clientOf(h)
+	inj, err := core.Context(p, e, name, o.Source, o.Session)
 	if !o.JSON && !o.HookOutput {
 		return printInjection(a, inj, err)
 	}

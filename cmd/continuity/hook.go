@@ -9,10 +9,11 @@ import (
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/core"
+	"github.com/continuity-md/continuity/internal/localstate"
 )
 
 func newHookCmd(a *app) *cobra.Command {
-	var agent string
+	var agentName, event string
 	c := &cobra.Command{
 		Use:   "hook",
 		Short: "The hook entry point: a payload on stdin, at most one JSON object on stdout",
@@ -28,18 +29,12 @@ Any other event: nothing. It always exits 0 and never breaks the session: proble
 one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says more.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			h, err := hostNamed(agent)
-			if err != nil {
-				// Still exit 0: a host may read another exit code as
-				// "block the session" (Claude Code's 2).
-				fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
-				return nil
-			}
-			runHookFor(a, h)
+			runHookNamed(a, agentName, event)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&agent, "agent", "", "the host calling: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&agentName, "agent", "", "the host calling: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&event, "event", "", "the host's event, for hosts whose payloads do not name it (registered by init)")
 	return c
 }
 
@@ -55,6 +50,28 @@ func hostNames() string {
 func truthy(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return s != "" && s != "0" && s != "false" && s != "no" && s != "off"
+}
+
+// runHookNamed runs the hook of the host called name, for its event when
+// the host needs it named. A host's registration that another client runs
+// (Copilot CLI runs Claude Code's) serves that client, or steps aside.
+func runHookNamed(a *app, name, event string) {
+	h, err := hostNamed(name)
+	if err != nil {
+		// Still exit 0: a host may read another exit code as
+		// "block the session" (Claude Code's 2).
+		fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
+		return
+	}
+	if n, ok := h.(agent.EventNamer); ok && event != "" {
+		h = n.ForEvent(event)
+	}
+	if s, ok := h.(agent.Shared); ok {
+		if h = s.Serving(a.getenv); h == nil {
+			return // the client's own registration answers this call
+		}
+	}
+	runHookFor(a, h)
 }
 
 // runHookFor reads the payload, lets the core act on the host's event and
@@ -96,4 +113,23 @@ func runHookFor(a *app, h agent.Host) {
 // environment, the clock and the version.
 func (a *app) env(h agent.Host) core.Env {
 	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
+}
+
+// clientOf is the client process this command runs for (the agent whose
+// shell ran it, or the terminal's program), when it can be identified: a
+// printed context leaves that client's own sessions out of the others at
+// work, as its hooks do.
+func clientOf(h agent.Host) *localstate.Process {
+	if !localstate.ProcessesSupported {
+		return nil
+	}
+	var names []string
+	if n, ok := h.(agent.ClientNamer); ok {
+		names = n.ClientNames()
+	}
+	id, _, err := localstate.ClientProcess(names...)
+	if err != nil {
+		return nil
+	}
+	return &id
 }

@@ -18,10 +18,11 @@ func TestHookArgs(t *testing.T) {
 		{[]string{"--agent=gemini"}, "gemini", 0, true},
 		{[]string{"--agent", "codex", "--verbose", "extra"}, "codex", 2, true},
 		{[]string{"--agent"}, "", 1, true},
+		{[]string{"--agent", "copilot", "--event", "sessionStart"}, "copilot", 0, true},
 		{[]string{"--help"}, "", 0, false},
 		{[]string{"--agent", "codex", "-h"}, "", 0, false},
 	} {
-		agent, notes, ok := hookArgs(c.args)
+		agent, _, notes, ok := hookArgs(c.args)
 		if agent != c.agent || len(notes) != c.notes || ok != c.ok {
 			t.Errorf("hookArgs(%q) = %q, %q, %v; want %q, %d notes, %v", c.args, agent, notes, ok, c.agent, c.notes, c.ok)
 		}

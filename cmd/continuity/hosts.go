@@ -7,11 +7,13 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/agent/codex"
+	"github.com/continuity-md/continuity/internal/agent/copilot"
+	"github.com/continuity-md/continuity/internal/agent/droid"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
 )
 
 // hosts are the coding agents continuity serves, the default first.
-var hosts = []agent.Host{claude.Host{}, codex.Host{}, gemini.Host{}}
+var hosts = []agent.Host{claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{}}
 
 // hostNamed returns the host called name ("" is the default, the first).
 func hostNamed(name string) (agent.Host, error) {

@@ -45,6 +45,10 @@ type Event struct {
 	// Subagent is the subagent's id when a subagent's hook fired: SessionID
 	// is then its parent session's, to which its work belongs.
 	Subagent string
+	// At is when the host says the call was made (zero when it does not):
+	// a host whose transcript lags behind its hooks finds the call's own
+	// record by it.
+	At time.Time
 }
 
 // Answer is what the core returns for an event: text for the model and a
@@ -202,6 +206,24 @@ type EventLister interface {
 // for the project's hooks to run.
 type TrustNoter interface {
 	TrustNotes(getenv func(string) string, root string) []string
+}
+
+// An EventNamer is a host whose payloads do not name their event (Copilot
+// CLI's native hooks): init registers each event's name on the hook's
+// command line (--event NAME), and the hook passes it on. ForEvent is the
+// host reading payloads of that event.
+type EventNamer interface {
+	ForEvent(name string) Host
+}
+
+// A Shared host's registration is run by other clients too (Copilot CLI
+// runs the hooks of Claude Code's .claude/settings.json). Serving is the
+// host a hook call really serves, judged from its environment: the host
+// itself, the client that runs its registration (whose name and output
+// shape the hook then uses), or nil when that client's own registration
+// answers the same call and this one must do nothing.
+type Shared interface {
+	Serving(getenv func(string) string) Host
 }
 
 // Sample is a host's way of playing the recorded session: how a person

@@ -16,9 +16,10 @@ import (
 // event names, environment variables, paths, payload and output keys, and
 // their titles used as data (a title goes through Host.Title or TitleOf).
 var hostName = regexp.MustCompile(`\b(SessionStart|PreCompact|PostCompact|SessionEnd|UserPromptSubmit|PreToolUse|PostToolUse|SubagentStop|PreCompress|BeforeAgent|AfterAgent|BeforeModel|AfterModel|BeforeTool|AfterTool)\b` +
-	`|^"Stop"$|\bCLAUDE_\w*|\bCODEX_\w*|\bGEMINI_\w*|(^|[^\w.])\.(claude|codex|gemini)\b` +
+	`|\b(sessionStart|userPromptSubmitted|postToolUse|preCompact|agentStop|sessionEnd)\b` +
+	`|^"Stop"$|\bCLAUDE_\w*|\bCODEX_\w*|\bGEMINI_\w*|\bCOPILOT_\w*|\bFACTORY_\w*|\bDROID_\w*|(^|[^\w.])\.(claude|codex|gemini|copilot|factory)\b` +
 	`|\b(transcript_path|hook_event_name|hookEventName|hookSpecificOutput|additionalContext|compact_summary)\b` +
-	`|\bClaude Code\b|\bCodex\b|\bGemini\b`)
+	`|\bClaude Code\b|\bCodex\b|\bGemini\b|\bCopilot\b|\bDroid\b`)
 
 // allowed are the places outside a host package that must keep a host's
 // name, each with why. The key is "path: the name found".
@@ -26,6 +27,8 @@ var allowed = map[string]string{
 	"internal/agent/titles.go: Claude Code":     "the titles by host name, so a handoff's agent reads as a title without importing the host packages",
 	"internal/agent/titles.go: Codex":           "as above",
 	"internal/agent/titles.go: Gemini":          "as above",
+	"internal/agent/titles.go: Copilot":         "as above",
+	"internal/agent/titles.go: Droid":           "as above",
 	"cmd/continuity/importcmd.go: Codex":        "import's help names a ledger format by where it comes from (a root CONTINUITY.md as Codex users keep it), as it names Continuous-Claude's",
 	"handoff/api.go: compact_summary":           "handoff.Facts's own JSON key in local checkpoint state, spelt like Claude Code's payload key; renaming it would orphan stored checkpoints",
 	"internal/workspace/config.go: Claude Code": "the budget's bound is Claude Code's measured 10,000-character cliff; the configuration cannot ask the host",
@@ -34,11 +37,13 @@ var allowed = map[string]string{
 
 // skipped are trees whose files are not checked, with why.
 var skipped = map[string]string{
-	"internal/agent/claude": "Claude Code's own package",
-	"internal/agent/codex":  "Codex's own package",
-	"internal/agent/gemini": "Gemini CLI's own package",
-	"internal/e2e":          "runs the real clients end to end: it must speak to each in its words",
-	"script/bench":          "a developer's benchmark (owned by issue 15) that plays Claude Code's payloads; not in the binary",
+	"internal/agent/claude":  "Claude Code's own package",
+	"internal/agent/codex":   "Codex's own package",
+	"internal/agent/gemini":  "Gemini CLI's own package",
+	"internal/agent/copilot": "Copilot CLI's own package",
+	"internal/agent/droid":   "Droid's own package",
+	"internal/e2e":           "runs the real clients end to end: it must speak to each in its words",
+	"script/bench":           "a developer's benchmark (owned by issue 15) that plays Claude Code's payloads; not in the binary",
 }
 
 // TestNoHostNameOutsideItsPackage: no Go file outside a host package names a
@@ -117,7 +122,7 @@ func TestNoHostNameOutsideItsPackage(t *testing.T) {
 // neutral words around them.
 func TestHostNamePattern(t *testing.T) {
 	for _, s := range []string{`"SessionStart"`, `"Stop"`, `"CLAUDE_ENV_FILE"`, `"~/.codex/hooks.json"`, `".gemini"`,
-		`"transcript_path"`, `"typed in Claude Code"`, `"Codex"`, `PreCompress`, `"hook_event_name"`, "`json:\"hookEventName\"`"} {
+		`"transcript_path"`, `"typed in Claude Code"`, `"Codex"`, `PreCompress`, `"hook_event_name"`, "`json:\"hookEventName\"`", `"COPILOT_HOME"`, `"sessionStart"`, `".factory"`, `"Droid"`} {
 		if !hostName.MatchString(s) {
 			t.Errorf("%s not caught", s)
 		}

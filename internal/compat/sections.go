@@ -55,6 +55,7 @@ var headingKinds = map[string]secKind{
 	"goal": secGoal, "goals": secGoal, "objective": secGoal, "current goal": secGoal, "mission": secGoal,
 	"success criteria": secGoal, "the goal": secGoal, "session goal": secGoal,
 	"constraints": secConstraints, "discovered constraints": secConstraints, "preferences": secConstraints,
+	"constraints/assumptions": secConstraints, "assumptions": secConstraints, "constraints and assumptions": secConstraints,
 	"done": secDone, "completed": secDone, "completed work": secDone, "done this session": secDone,
 	"accomplished": secDone, "what's done": secDone, "finished": secDone, "completed this session": secDone,
 	"now": secNow, "current": secNow, "in progress": secNow, "current focus": secNow, "current task": secNow,
@@ -309,6 +310,17 @@ func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *section
 			cur = len(p.sections) - 1
 			continue
 		}
+		if label, ok := labelHeading(src, n); ok {
+			// Codex's "Goal (incl. success criteria):" on a line of its
+			// own, its items below: a heading in all but form.
+			start, _ := blockRange(src, n)
+			if cur >= 0 {
+				p.sections[cur].end = start
+			}
+			p.sections = append(p.sections, p.newSection(label, 2, start))
+			cur = len(p.sections) - 1
+			continue
+		}
 		if cur < 0 {
 			p.preamble(n)
 			continue
@@ -373,11 +385,63 @@ func (p *sectionParse) newSection(htext string, level, start int) section {
 	return s
 }
 
+// labelHeading reports a paragraph that is one known label and nothing
+// else ("Goal (incl. success criteria):", "Key decisions:"), which Codex
+// writes where a heading would be, and returns the label.
+func labelHeading(src []byte, n ast.Node) (string, bool) {
+	b, ok := n.(*ast.Paragraph)
+	if !ok || b.Lines().Len() != 1 {
+		return "", false
+	}
+	line := strings.Trim(strings.TrimSpace(linesText(src, b)), "*_ ")
+	label, rest, ok := labelOf(line)
+	if !ok || rest != "" || !strings.HasSuffix(line, ":") || labelKind(label) == secOther {
+		return "", false
+	}
+	return label, true
+}
+
+// dashLabels reports a paragraph whose lines are labels behind an em or
+// en dash ("— Goal (incl. success criteria): …"): Codex's list written
+// with dashes markdown does not take for list marks.
+func dashLabels(src []byte, b *ast.Paragraph) bool {
+	lines := b.Lines()
+	labelled := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := strings.TrimSpace(string(seg.Value(src)))
+		rest, ok := cutDash(line)
+		if !ok {
+			return false
+		}
+		if label, _, ok := labelOf(rest); ok && labelKind(label) != secOther {
+			labelled++
+		}
+	}
+	return labelled > 0
+}
+
+// cutDash is line without a leading em or en dash and the spaces after it.
+func cutDash(line string) (string, bool) {
+	for _, d := range []string{"—", "–"} {
+		if rest, ok := strings.CutPrefix(line, d); ok {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return line, false
+}
+
 // preamble reads a block before the first section: the Updated line,
-// labelled lines (**Current Focus:** ...), and Codex's list of labels.
+// labelled lines (**Current Focus:** ...), and Codex's list of labels
+// (with list marks, or em dashes).
 func (p *sectionParse) preamble(n ast.Node) {
 	switch b := n.(type) {
 	case *ast.Paragraph:
+		if dashLabels(p.src, b) {
+			p.known = true
+			p.labelLines(secState, b, true)
+			return
+		}
 		p.labelLines(secOther, b, true)
 	case *ast.List:
 		if p.isLabelList(b) {
@@ -551,6 +615,7 @@ func (p *sectionParse) labelLines(k secKind, b *ast.Paragraph, preamble bool) bo
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		line := strings.TrimSpace(string(seg.Value(p.src)))
+		line, _ = cutDash(line)
 		line = strings.Trim(line, "*_ ")
 		if !p.labelLine(k, line, preamble) {
 			all = false

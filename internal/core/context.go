@@ -10,6 +10,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/inject"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -80,7 +81,7 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	lpath, _ := p.LedgerPath(name)
 	lim := e.Host.Limits()
 	in := inject.Input{Source: source, Name: name, LedgerPath: p.Rel(lpath), Now: e.Now,
-		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: p.Config.Sources[source],
+		Budget: budget(p.Config.Budget, lim), Unit: lim.InjectUnit, Policy: policy(p, source),
 		StaleAfter: time.Duration(p.Config.StaleAfter), Host: e.Host.Name(), Refresh: refresh}
 	l, raw, err := LoadLedger(p, name)
 	switch {
@@ -92,7 +93,22 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 	default:
 		in.Ledger, in.Notes = l, inject.LedgerNotes(l)
 	}
+	shared := p.Config.Worktrees != "isolated" && p.Repo.Root != ""
+	var sessions []localstate.RepoSession // the repository's, across its worktrees
+	if p.Repo.Root != "" && (shared || !refresh) {
+		sessions = p.Local.RepoSessions()
+	}
+	if !refresh && p.Repo.Root != "" {
+		var files []string
+		if in.Ledger != nil {
+			files = in.Ledger.Files
+		}
+		in.Others = others(p, sessions, name, agentSession, e.Client, files, e.Now)
+	}
 	if in.Short() {
+		if shared {
+			fromOtherWorktrees(p, e, sessions, &in, name, false)
+		}
 		return in, err
 	}
 	var hpath string
@@ -121,6 +137,10 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 				in.HandoffPath = p.Rel(hpath)
 			}
 		}
+	}
+	if shared && source != "compact" {
+		// After a compaction the session is given the handoff it just wrote.
+		fromOtherWorktrees(p, e, sessions, &in, name, true)
 	}
 	if agentSession != "" && !refresh {
 		markGiven(p, name, e.Now)
@@ -210,4 +230,16 @@ func unitName(u agent.Unit) string {
 		return "bytes"
 	}
 	return "characters"
+}
+
+// SubagentSource is the source of a subagent's start: it is given what
+// the configuration's subagents says.
+const SubagentSource = "subagent"
+
+// policy is what an injection for source holds: full, short or none.
+func policy(p *workspace.Workspace, source string) string {
+	if source == SubagentSource {
+		return p.Config.Subagents
+	}
+	return p.Config.Sources[source]
 }

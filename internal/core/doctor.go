@@ -62,6 +62,7 @@ func Doctor(o DoctorOptions) DoctorReport {
 			rep.Hosts, checks = all[:1], allChecks[0]
 		}
 	}
+	checks = append(checks, pathCheck(o))
 	checks = append(checks, checkRepo(o)...)
 	rep.OK, rep.Checks = true, checks
 	for _, c := range checks {
@@ -220,10 +221,10 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	for _, n := range r.Notes {
 		add(Check{Name: "note", OK: true, Note: true, Info: n})
 	}
-	seen := map[string]bool{}
+	seen := map[string]bool{} // by program: a host's commands may differ only in their arguments
 	for _, ev := range order {
-		if c := r.Events[ev]; c != "" && !seen[c] {
-			seen[c] = true
+		if c := r.Events[ev]; c != "" && !seen[programOf(c)] {
+			seen[programOf(c)] = true
 			add(binaryCheck(c, h.Name()))
 		}
 	}

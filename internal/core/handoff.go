@@ -48,9 +48,10 @@ type Request struct {
 
 // Written is what WriteHandoff did.
 type Written struct {
-	Path    string // relative to the root; "" when nothing was written
-	Message string // one line saying what happened
-	Read    string // what the transcript held, in a few words ("" when none was read)
+	Path    string   // relative to the root; "" when nothing was written
+	Message string   // one line saying what happened
+	Read    string   // what the transcript held, in a few words ("" when none was read)
+	Files   []string // the files the session touched, relative to the root, first touch first
 }
 
 // gitBudget bounds the git calls of a handoff: a slow or locked
@@ -73,7 +74,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	read := readLine(facts)
 	activity := activityHash(facts)
 	if r.SkipIfSame && idle(facts) && !fw.refused {
-		return Written{Read: read, Message: "nothing happened in this session; no handoff"}, nil
+		return Written{Read: read, Message: "nothing happened in this session; no handoff", Files: facts.Files}, nil
 	}
 	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
@@ -84,7 +85,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 				}
 			})
 		}
-		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff"}, nil
+		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff", Files: facts.Files}, nil
 	}
 	var prev localstate.Session
 	replace := ""
@@ -95,7 +96,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 			case replaceable(p, prev.Handoff, e.Now):
 				replace = prev.Handoff
 			case r.SkipIfSame:
-				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff, Files: facts.Files}, nil
 			}
 		}
 	}
@@ -120,7 +121,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	h.Redact(p.Redact)
 	content := contentHash(h)
 	if r.AgentSession != "" && prev.Handoff != "" && prev.HandoffContent == content {
-		return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
+		return Written{Read: read, Message: "nothing new since " + prev.Handoff, Files: sessionFiles}, nil
 	}
 	body, problem, err := render(p, h)
 	if err != nil {
@@ -149,7 +150,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 			warn = append(warn, "local state: "+err.Error())
 		}
 	}
-	w := Written{Path: rel, Message: "wrote " + rel, Read: read}
+	w := Written{Path: rel, Message: "wrote " + rel, Read: read, Files: sessionFiles}
 	if replace != "" {
 		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
 	}
@@ -181,7 +182,7 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 	if err != nil {
 		return fail(err)
 	}
-	d := e.Host.NewDecoder(p.Root, p.Redact)
+	d := newDecoder(p, e)
 	var cp *transcript.Checkpoint
 	var deadline time.Time
 	stateDir := p.Local.TranscriptDir()
@@ -215,6 +216,28 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 	return facts, warn, nil
 }
 
+// newDecoder is the host's decoder for the project: paths relative to its
+// root, texts redacted, its own check commands recognised.
+func newDecoder(p *workspace.Workspace, e Env) transcript.Decoder {
+	d := e.Host.NewDecoder(p.Root, p.Redact)
+	if cp, ok := d.(transcript.CheckPatterns); ok && len(p.Config.Handoff.Checks) > 0 {
+		cp.SetCheckPatterns(checkPatterns(p.Config.Handoff.Checks))
+	}
+	return d
+}
+
+// checkPatterns compiles a project's own check commands (the config
+// checked them: one that does not compile is passed over).
+func checkPatterns(res []string) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, s := range res {
+		if re, err := regexp.Compile(s); err == nil {
+			out = append(out, re)
+		}
+	}
+	return out
+}
+
 // TurnBudget bounds the reading of a turn-end checkpoint: the host waits
 // for the hook before the next turn, and what is left is read by the next
 // one.
@@ -227,18 +250,25 @@ const TurnBudget = 2 * time.Second
 // new. No committed file is written. moved is false when nothing was
 // appended, and then nothing is written at all.
 func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, moved bool, err error) {
+	msg, _, moved, err = checkpoint(p, e, id, path)
+	return msg, moved, err
+}
+
+// checkpoint is Checkpoint, also returning the files the session touched
+// so far (relative to the root) when it read something new.
+func checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, files []string, moved bool, err error) {
 	stateDir := p.Local.TranscriptDir()
 	cp := transcript.LoadCheckpoint(stateDir, id)
-	files, err := transcriptFiles(p, e, path, false)
+	tfiles, err := transcriptFiles(p, e, path, false)
 	if err != nil {
-		return "", false, fmt.Errorf("transcript not read (%v)", err)
+		return "", nil, false, fmt.Errorf("transcript not read (%v)", err)
 	}
 	deadline := time.Now().Add(TurnBudget)
 	if b := e.Host.Limits().EndBudget; b > 0 && b*6/10 < TurnBudget {
 		deadline = time.Now().Add(b * 6 / 10)
 	}
-	if cp != nil && readToEnd(cp, files) {
-		return "", false, nil // the common turn end of a session that did nothing: no state decoded
+	if cp != nil && readToEnd(cp, tfiles) {
+		return "", nil, false, nil // the common turn end of a session that did nothing: no state decoded
 	}
 	before := int64(0)
 	if cp != nil {
@@ -246,21 +276,21 @@ func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, mov
 			before += m.Offset
 		}
 	}
-	facts, next, err := transcript.ReadFrom(files, e.Host.NewDecoder(p.Root, p.Redact), cp, deadline)
+	facts, next, err := transcript.ReadFrom(tfiles, newDecoder(p, e), cp, deadline)
 	if err != nil {
-		return "", false, err
+		return "", nil, false, err
 	}
 	after := int64(0)
 	for _, m := range next.Files {
 		after += m.Offset
 	}
 	if cp != nil && after == before {
-		return "", false, nil
+		return "", nil, false, nil
 	}
 	if err := transcript.SaveCheckpoint(stateDir, id, next); err != nil {
-		return "", true, err
+		return "", facts.Files, true, err
 	}
-	return fmt.Sprintf("checkpoint at %s: %d files, %d commands, %d errors so far", sizeText(after), len(facts.Files), len(facts.Commands), len(facts.Errors)), true, nil
+	return fmt.Sprintf("checkpoint at %s: %d files, %d commands, %d errors so far", sizeText(after), len(facts.Files), len(facts.Commands), len(facts.Errors)), facts.Files, true, nil
 }
 
 // readLine says in a few words what a transcript held ("" for none read).

@@ -393,3 +393,23 @@ func TestHandoffStateFromGit(t *testing.T) {
 		t.Errorf("an uncommitted path the session never touched is listed as touched:\n%s", files)
 	}
 }
+
+// TestProjectCheckPatterns: a project's own check command (handoff.checks)
+// is a check like the toolchains'.
+func TestProjectCheckPatterns(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	r.write(".continuity.yaml", "handoff:\n  checks:\n    - '^\\./scripts/ci\\.sh\\b'\n")
+	r.reopen()
+	tr := filepath.Join(r.transcriptDir(), "ci.jsonl")
+	os.WriteFile(tr, []byte(strings.Join([]string{
+		`{"type":"user","message":{"role":"user","content":"run ci"},"uuid":"u1","timestamp":"2026-11-22T14:00:00Z"}`,
+		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./scripts/ci.sh --fast"}}]},"uuid":"a1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"Exit code 2\nlint: 3 problems","is_error":true}]},"uuid":"r1"}`,
+	}, "\n")+"\n"), 0o644)
+	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "ci", Transcript: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "handoff", r.read(w.Path), "- Checks:\n  - `./scripts/ci.sh --fast`: failed\n")
+}

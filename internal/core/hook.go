@@ -10,7 +10,6 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/localstate"
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -47,9 +46,9 @@ type Hook struct {
 	Stderr io.Writer // one line per problem, "continuity hook: …"
 	Debug  bool      // say more on Stderr
 	// Client identifies the client process the hook runs for (nil:
-	// proc.Client), recorded so that a later session can tell it is gone,
+	// localstate.Client), recorded so that a later session can tell it is gone,
 	// and says whether it was found by its name (trusted at once).
-	Client func() (proc.Identity, bool, error)
+	Client func() (localstate.Process, bool, error)
 }
 
 // Handle acts on one event and returns the answer for the host to encode.
@@ -81,8 +80,20 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 			return agent.Answer{}
 		}
 	}
+	if ev.Subagent != "" {
+		return k.subagent(p, ev, start)
+	}
+	var client *localstate.Process
+	var named, looked bool
+	if ev.Kind == agent.Start && ev.SessionID != "" {
+		// A start is told of the others at work: its client's own
+		// sessions are not others.
+		client, named = k.client()
+		k.Env.Client, looked = client, true
+	}
 	var ans agent.Answer
 	var msg, stream string
+	var files []string
 	var err error
 	switch ev.Kind {
 	case agent.Start:
@@ -90,15 +101,15 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	case agent.BeforePrompt:
 		ans, msg, stream, err = k.refresh(p, ev)
 	case agent.BeforeCompact:
-		msg, err = k.handoff(p, ev, "pre-compact", false)
+		msg, files, err = k.handoff(p, ev, "pre-compact", false)
 		k.finishRecoveries(p)
 	case agent.End:
-		msg, err = k.handoff(p, ev, "session-end", true)
+		msg, files, err = k.handoff(p, ev, "session-end", true)
 	case agent.AfterCompact:
 		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
 	case agent.TurnEnd:
 		var moved bool
-		msg, moved, err = Checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
+		msg, files, moved, err = checkpoint(p, k.Env, ev.SessionID, ev.Transcript)
 		k.finishRecoveries(p)
 		if !moved && err == nil {
 			return agent.Answer{} // a turn that did nothing writes nothing
@@ -112,16 +123,51 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 		k.debugf("%s: %s", ev.Name, msg)
 	}
 	if ev.SessionID != "" {
-		client, named := k.client()
+		if !looked {
+			client, named = k.client()
+		}
+		var trusted, candidate *localstate.Process
 		if serr := p.Local.UpdateSession(ev.SessionID, k.Now, func(s *localstate.Session) {
 			s.Runs = append(s.Runs, run)
 			if stream != "" {
 				s.Ledger = stream
 			}
 			seen(s, ev, k.Host.Name(), client, named, func() string { return k.Host.TranscriptDir(k.Getenv, p.Root) }, k.Now)
+			stream, trusted, candidate = s.Ledger, s.Client, s.Candidate
 		}); serr != nil {
 			k.debugf("record run: %v", serr)
 		}
+		if rerr := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, trusted, candidate, files); rerr != nil {
+			k.debugf("record the repository's session: %v", rerr)
+		}
+	}
+	return ans
+}
+
+// subagent acts on a subagent's hook, whose session id is its parent's:
+// its start is given what the configuration's subagents says (full, short
+// or none); nothing else it does writes a handoff, recovers a session or
+// touches its parent's state, and its calls count as its parent's
+// activity among the repository's sessions.
+func (k Hook) subagent(p *workspace.Workspace, ev agent.Event, start time.Time) agent.Answer {
+	var ans agent.Answer
+	stream := ""
+	if ev.Kind == agent.Start && p.Config.Subagents != "none" {
+		name, err := LedgerFor(p, k.Getenv, ev.SessionID)
+		if err == nil {
+			var inj Injection
+			inj, err = Context(p, k.Env, name, SubagentSource, ev.SessionID)
+			if err == nil || inj.Text != "" {
+				ans.Context, stream = inj.Text, name
+			}
+		}
+		if err != nil && !errors.Is(err, workspace.ErrNoLedger) && !errors.Is(err, ledger.ErrNotFound) {
+			k.warnf("%s: %v", ev.Name, err)
+		}
+	}
+	k.debugf("%s: subagent %s of session %s (%s)", ev.Name, ev.Subagent, ev.SessionID, time.Since(start).Round(time.Millisecond))
+	if err := recordRepoSession(p, k.Now, ev, k.Host.Name(), stream, nil, nil, nil); err != nil {
+		k.debugf("record the repository's session: %v", err)
 	}
 	return ans
 }
@@ -228,15 +274,16 @@ func (k Hook) injected(inj Injection) string {
 	return fmt.Sprintf("injected %d %s", inject.Size(inj.Text, inj.Input.Unit), unitName(inj.Input.Unit))
 }
 
-// handoff writes the handoff of an event that loses context.
-func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skipIfSame bool) (string, error) {
+// handoff writes the handoff of an event that loses context, and returns
+// what it says and the files the session touched.
+func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skipIfSame bool) (string, []string, error) {
 	name, err := streamFor(p, k.Getenv, ev.SessionID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	w, err := WriteHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
 		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
-	return w.Message, err
+	return w.Message, w.Files, err
 }
 
 func (k Hook) warnf(format string, args ...any) {

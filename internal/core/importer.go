@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/continuity-md/continuity/ledger"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 	convert := func(in []byte) ([]byte, error) {
 		out, err := compat.Import(targetRel, in, mtime)
 		if err != nil {
-			return nil, err
+			return nil, realFile(err, targetRel, r.Path)
 		}
 		// The converted ledger is a file to commit: no secrets.
 		return []byte(p.Redact(string(out))), nil
@@ -218,6 +219,28 @@ func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 		return refuse(err)
 	}
 	return out, r
+}
+
+// realFile names the file a person has in the problems of a conversion
+// read under the name of its target (which does not exist yet).
+func realFile(err error, target, real string) error {
+	var probs ledger.Problems
+	if !errors.As(err, &probs) {
+		var one ledger.Problem
+		if errors.As(err, &one) && one.Path == target {
+			one.Path = real
+			return one
+		}
+		return err
+	}
+	fixed := make(ledger.Problems, len(probs))
+	for i, pr := range probs {
+		if pr.Path == target {
+			pr.Path = real
+		}
+		fixed[i] = pr
+	}
+	return fixed
 }
 
 // summarize counts what the converted ledger holds.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/testkit"
 )
 
@@ -131,5 +132,40 @@ func TestResultLine(t *testing.T) {
 		if got := c.r.Line(); got != c.want {
 			t.Errorf("Line() = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestCodexRootForms: Codex's CONTINUITY.md in its common forms (labels on
+// lines of their own with the items below; labels behind em dashes) is
+// read, every field where it belongs.
+func TestCodexRootForms(t *testing.T) {
+	below := "Goal (incl. success criteria):\n- Ship the JWT refresh flow\n- Success: all auth tests pass\n\n" +
+		"Constraints/Assumptions:\n- Keep /v1 compatible\n\nKey decisions:\n- RS256 over HS256\n\n" +
+		"State:\n- Done:\n  - Token refresh endpoint\n- Now:\n  - Logout endpoint\n- Next:\n  - Integration tests\n\n" +
+		"Open questions (UNCONFIRMED if needed):\n- Single-use refresh tokens?\n\nWorking set (files/ids/commands):\n- src/auth/token.go\n"
+	dashes := "— Goal (incl. success criteria): Ship the JWT refresh flow\n— Constraints/Assumptions: Keep /v1 compatible\n" +
+		"— Key decisions: RS256 over HS256\n— Now: Logout endpoint\n— Next: Integration tests\n— Open questions: Single-use refresh tokens?\n— Working set: src/auth/token.go\n"
+	for name, src := range map[string]string{"labels above lists": below, "em dashes": dashes} {
+		l, err := compat.ParseLedger("CONTINUITY.md", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(l.Goal, "Ship the JWT refresh flow") || len(l.Constraints) != 1 || len(l.Decisions) != 1 ||
+			l.Now != "Logout endpoint" || len(l.Next) != 1 || len(l.Questions) != 1 || len(l.Files) != 1 || l.Files[0] != "src/auth/token.go" {
+			t.Errorf("%s: %+v", name, l)
+		}
+	}
+}
+
+// TestRefusedNamesTheRealFile: a root CONTINUITY.md that is not a ledger
+// is refused naming itself, not the ledger it would have become.
+func TestRefusedNamesTheRealFile(t *testing.T) {
+	r := testkit.New(t, true)
+	r.Write("CONTINUITY.md", "Just some notes\nnothing here\n")
+	o := ImportOptions{Project: openProject(r), Dir: r.Dir, Files: []string{"CONTINUITY.md"}, Now: now, Name: "x"}
+	jobs, _ := ImportJobs(o)
+	res, refused := ImportLedgers(o, jobs, true)
+	if refused != 1 || !strings.HasPrefix(res[0].Problem, "CONTINUITY.md:1:") {
+		t.Errorf("refused %d: %+v", refused, res[0])
 	}
 }

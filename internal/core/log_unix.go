@@ -48,10 +48,10 @@ func (h *heads) head(name string, buf []byte) ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if m == 0 {
-			break
-		}
 		n += m
+		if m == 0 || n < len(buf) {
+			break // a short read of a regular file is its end: no read more to hear it
+		}
 	}
 	return buf[:n], true
 }
@@ -78,12 +78,13 @@ func (h *heads) whole(name string, buf *[]byte, max int64) ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if m == 0 {
-			break
-		}
+		want := cap(b) - len(b)
 		b = b[:len(b)+m]
 		if int64(len(b)) > max {
 			return nil, false
+		}
+		if m == 0 || m < want {
+			break // a short read of a regular file is its end
 		}
 	}
 	*buf = b

@@ -79,12 +79,12 @@ func sameContent(a, b string) (bool, error) {
 
 // replaceFileWith atomically replaces path with the bytes of from.
 func replaceFileWith(path, from string) error {
-	return writeStream(path, func(w io.Writer) error { return copyFile(w, from) })
+	return safefile.WriteStream(path, func(w io.Writer) error { return copyFile(w, from) })
 }
 
 // writeConflict replaces ours with both whole sides between markers.
 func writeConflict(o MergeOptions, ours, theirs string) error {
-	return writeStream(ours, func(w io.Writer) error {
+	return safefile.WriteStream(ours, func(w io.Writer) error {
 		parts := []func() error{
 			func() error { _, err := fmt.Fprintf(w, "<<<<<<< %s\n", mergeLabel(o.OursLabel, "ours")); return err },
 			func() error { return copyLines(w, ours) },
@@ -102,11 +102,6 @@ func writeConflict(o MergeOptions, ours, theirs string) error {
 		}
 		return nil
 	})
-}
-
-// writeStream writes path atomically from fill, keeping its permissions.
-func writeStream(path string, fill func(w io.Writer) error) error {
-	return safefile.WriteStream(path, fill)
 }
 
 func copyFile(w io.Writer, path string) error {

@@ -119,4 +119,5 @@ func PruneLazily(p *workspace.Workspace, now time.Time) {
 		return
 	}
 	_, _ = Prune(p, now, false)
+	pruneRepoSessions(p, now)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/inject"
 	"github.com/continuity-md/continuity/internal/localstate"
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/transcript"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
@@ -22,18 +21,18 @@ import (
 // plain node, named like any node wrapper; it may run only its start hook
 // before it is killed, so waiting for a second call would leave a session
 // killed in its first turn unrecovered).
-func (k Hook) client() (*proc.Identity, bool) {
+func (k Hook) client() (*localstate.Process, bool) {
 	find := k.Client
 	if find == nil {
-		if !proc.Supported {
+		if !localstate.ProcessesSupported {
 			return nil, false
 		}
 		var names []string
 		if h, ok := k.Host.(agent.ClientNamer); ok {
 			names = h.ClientNames()
 		}
-		find = func() (proc.Identity, bool, error) {
-			id, named, err := proc.Client(names...)
+		find = func() (localstate.Process, bool, error) {
+			id, named, err := localstate.ClientProcess(names...)
 			return id, named || len(names) == 0, err
 		}
 	}
@@ -82,9 +81,9 @@ func (k Hook) finishRecoveries(p *workspace.Workspace) {
 // start the hook, and ends with it, would make a running session look
 // over. A session that starts again (resumed) is live again: neither
 // ended nor recovered.
-func seen(s *localstate.Session, ev agent.Event, agentName string, client *proc.Identity, named bool, root func() string, now time.Time) {
+func seen(s *localstate.Session, ev agent.Event, agentName string, client *localstate.Process, named bool, root func() string, now time.Time) {
 	s.Agent = agentName
-	same := func(a *proc.Identity) bool { return a != nil && client != nil && *a == *client }
+	same := func(a *localstate.Process) bool { return a != nil && client != nil && *a == *client }
 	switch {
 	case client == nil:
 		if ev.Kind == agent.Start {
@@ -146,9 +145,9 @@ const recoverWhen = "at this session's next turn end"
 func over(s localstate.Session, now time.Time) string {
 	unknown := "no client process could be recorded"
 	if s.Client != nil {
-		if !proc.Ours(*s.Client) {
+		if !localstate.OurProcess(*s.Client) {
 			unknown = "its client process runs on another machine or in another container"
-		} else if proc.Gone(*s.Client) {
+		} else if localstate.ProcessGone(*s.Client) {
 			return "its client process is gone"
 		} else {
 			return "" // alive, or not known to be gone

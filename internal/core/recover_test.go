@@ -12,20 +12,19 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/localstate"
-	"github.com/continuity-md/continuity/internal/proc"
 )
 
 // deadClient is the identity of a process that ran and was killed.
-func deadClient(t *testing.T) *proc.Identity {
+func deadClient(t *testing.T) *localstate.Process {
 	t.Helper()
-	if !proc.Supported {
+	if !localstate.ProcessesSupported {
 		t.Skip("process identity is not supported here")
 	}
 	cmd := exec.Command("sleep", "60")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	id, err := proc.Of(cmd.Process.Pid)
+	id, err := localstate.ProcessOf(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +34,12 @@ func deadClient(t *testing.T) *proc.Identity {
 }
 
 // liveClient is this test process: alive for as long as the test runs.
-func liveClient(t *testing.T) *proc.Identity {
+func liveClient(t *testing.T) *localstate.Process {
 	t.Helper()
-	if !proc.Supported {
+	if !localstate.ProcessesSupported {
 		t.Skip("process identity is not supported here")
 	}
-	id, err := proc.Of(os.Getpid())
+	id, err := localstate.ProcessOf(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +65,7 @@ func (r *repo) hostTranscript(id string) string {
 }
 
 // earlier fabricates the local state of an earlier session of the worktree.
-func (r *repo) earlier(id string, client *proc.Identity, seen time.Time, transcript string) {
+func (r *repo) earlier(id string, client *localstate.Process, seen time.Time, transcript string) {
 	r.t.Helper()
 	if err := r.p.Local.UpdateSession(id, seen, func(s *localstate.Session) {
 		s.Agent, s.Client, s.Seen, s.Transcript, s.Ledger = "claude", client, seen, transcript, "auth"
@@ -256,8 +255,8 @@ func TestHookRecordsSession(t *testing.T) {
 	r := newRepo(t)
 	r.ledger("auth", authLedger)
 	k, _ := r.hook(recoverHost(), false)
-	want := proc.Identity{PID: 4242, Start: 99}
-	k.Client = func() (proc.Identity, bool, error) { return want, true, nil }
+	want := localstate.Process{PID: 4242, Start: 99}
+	k.Client = func() (localstate.Process, bool, error) { return want, true, nil }
 	tr := r.transcript()
 	ev := startOf(r, "rec")
 	ev.Transcript = tr
@@ -274,7 +273,9 @@ func TestHookRecordsSession(t *testing.T) {
 	if err := r.p.Local.UpdateSession("rec", testNow, func(s *localstate.Session) { s.Recovered = "x" }); err != nil {
 		t.Fatal(err)
 	}
-	k.Client = func() (proc.Identity, bool, error) { return proc.Identity{}, false, proc.ErrUnsupported }
+	k.Client = func() (localstate.Process, bool, error) {
+		return localstate.Process{}, false, localstate.ErrNoProcessIdentity
+	}
 	k.Handle(agent.Event{Kind: agent.Start, Name: "SessionStart", Cwd: r.dir, SessionID: "rec", Source: "resume"})
 	if s = r.p.Local.LoadSession("rec"); s.Ended || s.Recovered != "" || s.Client != nil || s.Transcript != tr {
 		t.Errorf("after a resume with no client known: %+v", s)
@@ -465,7 +466,7 @@ func TestRecoverOwnEnvironment(t *testing.T) {
 	tr := r.hostTranscript(dead) // under the config dir of the dead session's environment
 	k, stderr := r.hook(recoverHost(), false)
 	dc := *deadClient(t)
-	k.Client = func() (proc.Identity, bool, error) { return dc, true, nil }
+	k.Client = func() (localstate.Process, bool, error) { return dc, true, nil }
 	ev := startOf(r, dead)
 	ev.Transcript = tr
 	k.Handle(ev)
@@ -502,7 +503,7 @@ func TestHookConfirmsUnnamedClient(t *testing.T) {
 	tr := r.hostTranscript("wrapped")
 	wrapper, client := deadClient(t), liveClient(t)
 	found, named := wrapper, false
-	k.Client = func() (proc.Identity, bool, error) { return *found, named, nil }
+	k.Client = func() (localstate.Process, bool, error) { return *found, named, nil }
 	ev := startOf(r, "wrapped")
 	ev.Transcript = tr
 	k.Handle(ev) // the start's hook ran under a wrapper that took its time, gone since

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -280,12 +281,7 @@ func newMatcher(text string) matcher {
 func (m matcher) in(src []byte, low *[]byte) bool {
 	if m.ascii && !bytes.Contains(src, []byte("\u0130")) && !bytes.Contains(src, []byte("\u212a")) {
 		*low = append((*low)[:0], src...)
-		b := *low
-		for i, c := range b {
-			if 'A' <= c && c <= 'Z' {
-				b[i] = c + 'a' - 'A'
-			}
-		}
+		lowerASCII(*low)
 	} else {
 		*low = (*low)[:0]
 		for i, line := range bytes.Split(src, []byte{'\n'}) {
@@ -296,6 +292,32 @@ func (m matcher) in(src []byte, low *[]byte) bool {
 		}
 	}
 	return m.index(*low) >= 0
+}
+
+// lowerASCII lowers the ASCII letters of b in place, eight bytes at a
+// time: a byte from 'A' to 'Z' gains 0x20; any other byte, UTF-8's
+// included (bit 7 set), stays.
+func lowerASCII(b []byte) {
+	const (
+		ones  = 0x0101010101010101
+		high  = 0x80 * ones
+		fromA = (0x80 - 'A') * ones     // bit 7 set in a byte >= 'A'
+		pastZ = (0x80 - 'Z' - 1) * ones // bit 7 set in a byte > 'Z'
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		h := w &^ high // no carry from one byte into the next below
+		upper := (h + fromA) &^ (h + pastZ) &^ w & high
+		if upper != 0 {
+			binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
+		}
+	}
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
 }
 
 // index is the offset of the needle in lowered text, or -1.

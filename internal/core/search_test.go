@@ -69,3 +69,26 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(grepTotal.Nanoseconds())/float64(b.N), "grep-ns/op")
 }
+
+// TestLowerASCII: the word-at-a-time lowering agrees with a byte loop on
+// every byte value, at every position of a word.
+func TestLowerASCII(t *testing.T) {
+	var all []byte
+	for i := range 256 {
+		all = append(all, byte(i))
+	}
+	for shift := range 9 {
+		src := append(make([]byte, shift), all...)
+		got := append([]byte(nil), src...)
+		lowerASCII(got)
+		for i, c := range src {
+			want := c
+			if 'A' <= c && c <= 'Z' {
+				want = c + 32
+			}
+			if got[i] != want {
+				t.Fatalf("shift %d: byte %#x lowered to %#x, want %#x", shift, c, got[i], want)
+			}
+		}
+	}
+}

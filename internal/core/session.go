@@ -12,6 +12,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/gitfacts"
+	"github.com/continuity-md/continuity/internal/localstate"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
@@ -29,6 +30,9 @@ type Env struct {
 	// environment): a transcript under one is accepted as under the
 	// host's own.
 	Roots []string
+	// Client is the client process the call runs for, when known: its own
+	// sessions are never named as others at work.
+	Client *localstate.Process
 }
 
 // LoadLedger reads and parses work stream name's ledger; a missing one is

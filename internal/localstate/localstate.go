@@ -3,7 +3,9 @@
 // handoff it last wrote, its client process and transcript), where the
 // transcript checkpoints go, the worktree's chosen ledger, recovery
 // claims and the index of open sessions. It lives under the worktree's git
-// directory, so it needs no .gitignore entry, and every file is read and
+// directory, so it needs no .gitignore entry. What every worktree of the
+// repository must see, the repository's sessions (RepoSession), lives under
+// the common git directory, under a lock they share. Every file is read and
 // written through internal/safefile, under its locks.
 package localstate
 
@@ -53,32 +55,28 @@ func New(dir, common string, redact func(string) string) *State {
 }
 
 // LockDir is where locks and temporary files go, for local state and the
-// repository's files alike: under local state, or, when that cannot be
-// written (an agent's sandbox, such as Codex's workspace-write, mounts .git
-// read-only while the work tree stays writable), a directory in the user's
-// temporary space named after it, so that every process in the same plight
-// shares it. Writers that do not share a lock are still kept from losing
-// each other's writes by safefile's check before it replaces a file.
+// repository's files alike: under local state (see lockDirAt).
 func (s *State) LockDir() string {
-	s.lockOnce.Do(func() {
-		d := filepath.Join(s.Dir, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
-			s.locks = d
-			return
-		}
-		// Local state cannot be written (an agent's sandbox, such as
-		// Codex's workspace-write, mounts .git read-only while the work
-		// tree stays writable): a directory private to the user named after
-		// it, so that every process of the user in the same plight shares
-		// it. Writers that do not share a lock are still kept from losing
-		// each other's writes by safefile's check before it replaces a file.
-		sum := sha256.Sum256([]byte(d))
-		s.locks = privateLockDir("locks-" + hex.EncodeToString(sum[:8]))
-		fallbackLocks.Lock()
-		fallbackLocks.dirs = append(fallbackLocks.dirs, s.locks)
-		fallbackLocks.Unlock()
-	})
+	s.lockOnce.Do(func() { s.locks = lockDirAt(filepath.Join(s.Dir, "locks")) })
 	return s.locks
+}
+
+// lockDirAt is d when it can be made and written; else (an agent's sandbox,
+// such as Codex's workspace-write, mounts .git read-only while the work tree
+// stays writable) a directory private to the user named after d, so that
+// every process of the user in the same plight shares it. Writers that do
+// not share a lock are still kept from losing each other's writes by
+// safefile's check before it replaces a file.
+func lockDirAt(d string) string {
+	if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
+		return d
+	}
+	sum := sha256.Sum256([]byte(d))
+	dir := privateLockDir("locks-" + hex.EncodeToString(sum[:8]))
+	fallbackLocks.Lock()
+	fallbackLocks.dirs = append(fallbackLocks.dirs, dir)
+	fallbackLocks.Unlock()
+	return dir
 }
 
 // Options are the safefile options for files in local state.

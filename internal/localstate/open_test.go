@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/continuity-md/continuity/internal/proc"
 )
 
 // TestUnfinished: the index of open sessions follows each session's state
@@ -27,7 +25,7 @@ func TestUnfinished(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	client := &proc.Identity{PID: 7, Start: 9}
+	client := &Process{PID: 7, Start: 9}
 	set("a", func(s *Session) { s.Transcript, s.Client = "/t/a.jsonl", client })
 	set("b", func(s *Session) { s.Transcript = "/t/b.jsonl" })
 	set("c", func(*Session) {}) // no transcript: nothing a start could recover

@@ -1,8 +1,6 @@
 package localstate
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -21,10 +18,13 @@ import (
 // session at work in any of them: kept under the common git directory
 // (`git rev-parse --git-common-dir`), one file a session.
 type RepoSession struct {
-	ID     string         `json:"id"`
-	Agent  string         `json:"agent,omitempty"`  // claude, codex, gemini, …
-	Client *proc.Identity `json:"client,omitempty"` // the client process, when identified
-	Stream string         `json:"stream,omitempty"`
+	ID     string   `json:"id"`
+	Agent  string   `json:"agent,omitempty"`  // claude, codex, gemini, …
+	Client *Process `json:"client,omitempty"` // the client process, when identified
+	// Candidate is a process that may be its client (found by its age
+	// alone, not yet confirmed by a second hook call).
+	Candidate *Process `json:"candidate,omitempty"`
+	Stream    string   `json:"stream,omitempty"`
 	// Worktree is the absolute root of the worktree the session works in.
 	Worktree string `json:"worktree"`
 	// Branch is the worktree's branch at the last hook ("" on a detached HEAD).
@@ -49,19 +49,10 @@ func (s *State) repoDir() string {
 }
 
 // commonLockDir is the lock directory every worktree shares for the
-// repository's sessions: a lock in one worktree's own directory would not
-// keep out a writer in another. As with LockDir, when it cannot be written
-// a directory in the user's temporary space named after it.
+// repository's sessions (see lockDirAt): a lock in one worktree's own
+// directory would not keep out a writer in another.
 func (s *State) commonLockDir() string {
-	s.commonOnce.Do(func() {
-		d := filepath.Join(s.Common, "locks")
-		if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
-			s.commonLocks = d
-			return
-		}
-		sum := sha256.Sum256([]byte(d))
-		s.commonLocks = filepath.Join(os.TempDir(), "continuity-locks-"+hex.EncodeToString(sum[:8]))
-	})
+	s.commonOnce.Do(func() { s.commonLocks = lockDirAt(filepath.Join(s.Common, "locks")) })
 	return s.commonLocks
 }
 

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/proc"
 	"github.com/continuity-md/continuity/internal/redact"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
@@ -42,13 +41,13 @@ type Session struct {
 	// without an end event: the client process its hooks ran for (when it
 	// could be identified), its transcript (when the host named one), the
 	// last hook call, and whether an end event came.
-	Agent  string         `json:"agent,omitempty"` // the host's name: claude, codex, gemini
-	Client *proc.Identity `json:"client,omitempty"`
+	Agent  string   `json:"agent,omitempty"` // the host's name: claude, codex, gemini
+	Client *Process `json:"client,omitempty"`
 	// Candidate is a client found by its age alone, seen by one hook call:
 	// it may be a slow wrapper that ended with that hook. It becomes the
 	// Client once another call of the session finds it again.
-	Candidate  *proc.Identity `json:"candidate,omitempty"`
-	Transcript string         `json:"transcript,omitempty"`
+	Candidate  *Process `json:"candidate,omitempty"`
+	Transcript string   `json:"transcript,omitempty"`
 	// TranscriptRoot is the host's transcript directory for the project
 	// in the session's own environment, as its hooks found it: a recovery,
 	// run from another session's environment, accepts a transcript under

@@ -189,7 +189,7 @@ func (a *Accumulator) Add(o Observation) {
 		a.result(o)
 	case Plan:
 		if o.Agent == "" && o.Plan != nil {
-			a.plan(*o.Plan)
+			a.plan(*o.Plan, false)
 		}
 	}
 }
@@ -304,7 +304,7 @@ func (a *Accumulator) result(o Observation) {
 			outcome = handoff.Failed
 		case failedOutput(o.Text):
 			outcome = handoff.Failed
-		case pipedAway(c.Command):
+		case pipedAway(c.Command) && !passedOutput(o.Text):
 			outcome = handoff.Unknown
 		}
 		var names []string
@@ -391,17 +391,22 @@ func (a *Accumulator) apply(src *source, c call) {
 		a.addFile(src, c, p)
 	}
 	if c.Plan != nil && src == &a.st.Main {
-		a.plan(*c.Plan)
+		a.plan(*c.Plan, true)
 	}
 }
 
-// plan applies an edit to the plan.
-func (a *Accumulator) plan(e PlanEdit) {
+// plan applies an edit to the plan; kept says its items are copies the
+// accumulator already made (a call's, kept until its result).
+func (a *Accumulator) plan(e PlanEdit, kept bool) {
+	items := e.Items
+	if !kept {
+		items = clonedTasks(items, a)
+	}
 	switch e.Op {
 	case Set:
-		a.st.Plan = AppendLast(nil, MaxTasks, clonedTasks(e.Items, a)...)
+		a.st.Plan = AppendLast(slices.Clone(items), MaxTasks)
 	case Add:
-		a.st.Plan = AppendLast(a.st.Plan, MaxTasks, clonedTasks(e.Items, a)...)
+		a.st.Plan = AppendLast(a.st.Plan, MaxTasks, items...)
 	case Update:
 		for _, u := range e.Items {
 			for i := len(a.st.Plan) - 1; i >= 0; i-- { // the latest item of that id
@@ -431,10 +436,12 @@ func clonedTasks(ts []handoff.Task, a *Accumulator) []handoff.Task {
 	return out
 }
 
+var statusWords = strings.NewReplacer("-", "_", " ", "_")
+
 // normalStatus is a plan item's status in one vocabulary: pending,
 // in_progress, completed (each host's words mapped), deleted.
 func normalStatus(s string) string {
-	switch strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(s))) {
+	switch strings.ToLower(statusWords.Replace(strings.TrimSpace(s))) {
 	case "in_progress", "inprogress", "active", "doing", "running":
 		return "in_progress"
 	case "completed", "complete", "done", "finished":
@@ -495,7 +502,7 @@ func (a *Accumulator) rel(p string) string {
 // redacted is s redacted, for a text that will be cut to at most n runes.
 func (a *Accumulator) redacted(s string, n int) string {
 	if a.red == nil || s == "" {
-		return strings.Clone(PrefixRunes(s, n+redactMargin))
+		return PrefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
 	}
 	return a.red(PrefixRunes(s, n+redactMargin))
 }

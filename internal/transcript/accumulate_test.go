@@ -181,7 +181,11 @@ func TestFailingRunStaysOpen(t *testing.T) {
 func TestChecksPipedAwayAndInFlight(t *testing.T) {
 	f := accumulate([]Observation{
 		{Kind: Call, ID: "1", Command: "go test ./... 2>&1 | tail -5"},
-		{Kind: Result, ID: "1", Exit: Exit(0), Text: "ok  \tex\t0.1s"},
+		{Kind: Result, ID: "1", Exit: Exit(0), Text: "(output cut by tail)"},
+		{Kind: Call, ID: "5", Command: "go vet ./... 2>&1 | tail -5"},
+		{Kind: Result, ID: "5", Exit: Exit(0), Text: ""},
+		{Kind: Call, ID: "6", Command: "go test ./div/... 2>&1 | tail -5"},
+		{Kind: Result, ID: "6", Exit: Exit(0), Text: "ok  \tex/div\t0.1s"},
 		{Kind: Call, ID: "2", Command: "set -o pipefail; npm test | tee log"},
 		{Kind: Result, ID: "2", Exit: Exit(0), Text: "passed"},
 		{Kind: Call, ID: "3", Command: "cargo test | tail -3"},
@@ -191,6 +195,9 @@ func TestChecksPipedAwayAndInFlight(t *testing.T) {
 	})
 	want := []handoff.Check{
 		{Command: "go test ./... 2>&1 | tail -5", Outcome: handoff.Unknown},
+		{Command: "go vet ./... 2>&1 | tail -5", Outcome: handoff.Unknown},
+		// Piped away, but go test's own "ok" says it passed.
+		{Command: "go test ./div/... 2>&1 | tail -5", Outcome: handoff.Passed},
 		{Command: "set -o pipefail; npm test | tee log", Outcome: handoff.Passed},
 		{Command: "cargo test | tail -3", Outcome: handoff.Failed, Failing: []string{"tests::div"}},
 		{Command: "make test", Outcome: handoff.Running},

@@ -155,14 +155,12 @@ func CheckOf(cmd string, extra []*regexp.Regexp) string {
 	return ""
 }
 
-var partSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||;`) })
-
 // commandParts are the commands of a line, split at && || and ;, each
 // without leading VAR=value words, "time" or "timeout N".
 func commandParts(cmd string) []string {
 	var out []string
 	for _, line := range strings.Split(cmd, "\n") {
-		for _, seg := range partSep().Split(line, -1) {
+		for _, seg := range splitParts(line) {
 			f := strings.Fields(seg)
 			for len(f) > 0 {
 				switch {
@@ -183,6 +181,24 @@ func commandParts(cmd string) []string {
 		}
 	}
 	return out
+}
+
+// splitParts splits a line at && || and ;.
+func splitParts(line string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == ';':
+			out = append(out, line[start:i])
+			start = i + 1
+		case i+1 < len(line) && (line[i] == '&' && line[i+1] == '&' || line[i] == '|' && line[i+1] == '|'):
+			out = append(out, line[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(out, line[start:])
 }
 
 // pipedAway reports whether a command's exit status is not its check's:
@@ -246,6 +262,38 @@ func failedOutput(out string) bool {
 	}
 	return false
 }
+
+// passedOutput reports whether an output shows a test run that passed in
+// the words of its own tool, whatever the exit status (a run piped into
+// tail): go test's "ok" lines, pytest's "N passed" summary, cargo's "test
+// result: ok.", with no failure anywhere.
+func passedOutput(out string) bool {
+	if failedOutput(out) {
+		return false
+	}
+	passed := false
+	for _, line := range strings.Split(out, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"):
+			return false
+		case pytestSummary().MatchString(l):
+			if strings.Contains(l, " failed") || strings.Contains(l, " error") {
+				return false
+			}
+			passed = true
+		case strings.HasPrefix(l, "ok  \t"), strings.HasPrefix(l, "ok \t"), strings.HasPrefix(l, "ok\t"),
+			strings.HasPrefix(l, "test result: ok."):
+			passed = true
+		}
+	}
+	return passed
+}
+
+// pytestSummary is pytest's last line: "==== 3 passed in 0.12s ====".
+var pytestSummary = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^=+ .*\b\d+ passed\b.* in [\d.]+s.*=+$`)
+})
 
 // commitLine is git commit's first line of output: "[branch hash] subject"
 // ("[main (root-commit) 1a2b3c4] subject").

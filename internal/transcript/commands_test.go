@@ -149,3 +149,23 @@ func TestCommitsIn(t *testing.T) {
 		t.Errorf("no commit: %+v", got)
 	}
 }
+
+// TestPassedOutput: a run piped away passed only when its own words say
+// so, with no failure anywhere.
+func TestPassedOutput(t *testing.T) {
+	for out, want := range map[string]bool{
+		"ok  \tex/div\t0.002s\n?   \tex/cmd\t[no test files]\n":                   true,
+		"ok  \tex/div\t0.002s\nFAIL\tex/mod [build failed]\n":                     false,
+		"--- FAIL: TestX (0.00s)\nok  \tex/div\t0.1s\n":                           false,
+		"tests/test_a.py ..\n============ 2 passed in 0.12s ============\n":       true,
+		"=========== 1 failed, 2 passed in 0.30s ===========\n":                   false,
+		"running 2 tests\ntest a ... ok\n\ntest result: ok. 2 passed; 0 failed\n": true,
+		"test result: FAILED. 1 passed; 1 failed\n":                               false,
+		"Compiled successfully\n":                                                 false,
+		"":                                                                        false,
+	} {
+		if got := passedOutput(out); got != want {
+			t.Errorf("passedOutput(%q) = %v, want %v", out, got, want)
+		}
+	}
+}

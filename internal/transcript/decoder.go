@@ -1,7 +1,10 @@
 // Package transcript is the one engine that reads a session's transcript:
 // a stream of records (JSON lines), bounded in memory and in time, read
 // incrementally from where the last hook stopped. Each host supplies a
-// Decoder for its own record format; the engine never looks inside a record.
+// Records decoder for its own record format, which reports what it reads as
+// neutral Observations; the one Accumulator turns them into handoff.Facts
+// (see observe.go), and a checkpoint keeps both states. The engine never
+// looks inside a record.
 package transcript
 
 import (
@@ -11,7 +14,8 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 )
 
-// A Decoder turns one host's transcript records into handoff facts.
+// A Decoder turns one host's transcript records into handoff facts:
+// NewDecoder joins a host's Records with the accumulator.
 //
 // A Decoder's state must round-trip through encoding/json (exported fields
 // with json tags, or MarshalJSON/UnmarshalJSON), so that the engine can

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -126,6 +127,16 @@ func NewDecoder(r Records, root string, red func(string) string) Decoder {
 	return &pipeline{records: r, acc: NewAccumulator(root, red)}
 }
 
+// CheckPatterns is a Decoder that takes a project's own check commands
+// (see Accumulator.SetCheckPatterns): every decoder NewDecoder returns.
+type CheckPatterns interface {
+	Decoder
+	SetCheckPatterns(res []*regexp.Regexp)
+}
+
+// SetCheckPatterns passes a project's own check commands to the accumulator.
+func (p *pipeline) SetCheckPatterns(res []*regexp.Regexp) { p.acc.SetCheckPatterns(res) }
+
 // pipeline is a host's Records and the accumulator they feed.
 type pipeline struct {
 	records Records
@@ -137,37 +148,21 @@ func (p *pipeline) Record(rec []byte)      { p.records.Record(rec, p.acc) }
 func (p *pipeline) Facts() *handoff.Facts  { return p.acc.Facts() }
 
 // pipelineState is a pipeline's checkpointed state: the host decoder's
-// own, and the accumulator's.
+// own, and the accumulator's, encoded in one pass.
 type pipelineState struct {
-	Records json.RawMessage `json:"records,omitempty"`
-	Facts   json.RawMessage `json:"facts"`
+	Records Records      `json:"records,omitempty"`
+	Facts   *Accumulator `json:"facts"`
 }
 
 // MarshalJSON is the pipeline's state, redacted.
 func (p *pipeline) MarshalJSON() ([]byte, error) {
-	r, err := json.Marshal(p.records)
-	if err != nil {
-		return nil, err
-	}
-	a, err := json.Marshal(p.acc)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(pipelineState{Records: r, Facts: a})
+	return json.Marshal(pipelineState{Records: p.records, Facts: p.acc})
 }
 
-// UnmarshalJSON restores a state MarshalJSON wrote.
+// UnmarshalJSON restores a state MarshalJSON wrote, into the pipeline's
+// own decoder and accumulator.
 func (p *pipeline) UnmarshalJSON(b []byte) error {
-	var st pipelineState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return err
-	}
-	if len(st.Records) > 0 && string(st.Records) != "null" {
-		if err := json.Unmarshal(st.Records, p.records); err != nil {
-			return err
-		}
-	}
-	return json.Unmarshal(st.Facts, p.acc)
+	return json.Unmarshal(b, &pipelineState{Records: p.records, Facts: p.acc})
 }
 
 // Exit is a pointer to code, for Observation.Exit.

@@ -10,13 +10,14 @@ import (
 )
 
 // newMarkdown is goldmark for untrusted files: GitHub's markdown, raw HTML
-// left out (goldmark's default, without html.WithUnsafe), dangerous link
-// schemes not linked, and images shown as links, so that a page never
-// loads anything from another host.
+// shown as the text it is (never rendered, never silently left out: a
+// handoff's "<script>" line is seen for what it is), dangerous link schemes
+// not linked, and images shown as links, so that a page never loads
+// anything from another host.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(imageAsLink{}, 100))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(imageAsLink{}, 100), util.Prioritized(htmlAsText{}, 100))),
 	)
 }
 
@@ -36,5 +37,38 @@ func (imageAsLink) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		}
 		_, _ = w.WriteString("</a>")
 		return ast.WalkContinue, nil
+	})
+}
+
+// htmlAsText renders raw HTML, a block or inline, as escaped text.
+type htmlAsText struct{}
+
+func (htmlAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		b := n.(*ast.HTMLBlock)
+		_, _ = w.WriteString(`<pre class="raw-html">`)
+		for i := 0; i < b.Lines().Len(); i++ {
+			seg := b.Lines().At(i)
+			_, _ = w.Write(util.EscapeHTML(seg.Value(src)))
+		}
+		if b.HasClosure() {
+			_, _ = w.Write(util.EscapeHTML(b.ClosureLine.Value(src)))
+		}
+		_, _ = w.WriteString("</pre>\n")
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(ast.KindRawHTML, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkSkipChildren, nil
+		}
+		r := n.(*ast.RawHTML)
+		for i := 0; i < r.Segments.Len(); i++ {
+			seg := r.Segments.At(i)
+			_, _ = w.Write(util.EscapeHTML(seg.Value(src)))
+		}
+		return ast.WalkSkipChildren, nil
 	})
 }

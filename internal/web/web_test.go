@@ -179,6 +179,13 @@ func TestUntrustedText(t *testing.T) {
 	if _, body := get(h, "/"); !strings.Contains(body, "&lt;b&gt;Mallory&lt;/b&gt;") {
 		t.Error("the author is not shown as text")
 	}
+	// Raw HTML is shown as the text it is, never dropped with what follows it.
+	_, body := get(h, "/handoff/auth/2026-11-22T10-00-00Z_session-end_aaaaaaaa.md")
+	for _, want := range []string{"&lt;script&gt;alert(3)&lt;/script&gt; hello", "&lt;iframe src="} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the handoff page does not show %q as text:\n%s", want, body)
+		}
+	}
 }
 
 // TestRedacted: a secret edited into a ledger or a handoff is shown on no

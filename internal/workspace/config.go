@@ -49,6 +49,10 @@ type Config struct {
 		MaxBytes int `yaml:"max_bytes" json:"max_bytes"`
 		// Template is a project's own handoff template, relative to the root ("" = the embedded one).
 		Template string `yaml:"template" json:"template"`
+		// Checks are a project's own test, build or lint commands, as
+		// regular expressions over one command from its start
+		// (`^\./scripts/ci\b`), beside the common toolchains'.
+		Checks []string `yaml:"checks" json:"checks"`
 	} `yaml:"handoff" json:"handoff"`
 	// StaleAfter marks handoffs older than this as stale when injected and listed.
 	StaleAfter Duration `yaml:"stale_after" json:"stale_after"`
@@ -214,7 +218,7 @@ func (l *LoadedConfig) file(path, within string) {
 var known = map[string][]string{
 	"ledger_dir": nil, "handoff_dir": nil, "budget": nil, "sources": nil, "stale_after": nil, "disable": nil,
 	"worktrees": nil, "subagents": nil,
-	"handoff": {"sections", "max_bytes", "template"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
+	"handoff": {"sections", "max_bytes", "template", "checks"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
 }
 
 // decodeKey sets one top-level key of c from a YAML node, refusing unknown
@@ -291,6 +295,7 @@ func (c Config) clone() Config {
 	}
 	c.Sources = m
 	c.Handoff.Sections = append([]string(nil), c.Handoff.Sections...)
+	c.Handoff.Checks = append([]string(nil), c.Handoff.Checks...)
 	c.Redact.Extra = append([]redact.Rule(nil), c.Redact.Extra...)
 	c.Redact.Allow = append([]string(nil), c.Redact.Allow...)
 	return c
@@ -340,6 +345,11 @@ func (c Config) check() error {
 	}
 	if t := filepath.ToSlash(filepath.Clean(c.Handoff.Template)); c.Handoff.Template != "" && (filepath.IsAbs(c.Handoff.Template) || strings.HasPrefix(t, "../")) {
 		return fmt.Errorf("handoff.template must be a file inside the repository, got %q", c.Handoff.Template)
+	}
+	for _, re := range c.Handoff.Checks {
+		if _, err := regexp.Compile(re); err != nil {
+			return fmt.Errorf("handoff.checks: %q is not a regular expression: %v", re, err)
+		}
 	}
 	if c.Handoff.MaxBytes < 2048 {
 		return fmt.Errorf("handoff.max_bytes must be at least 2048, got %d", c.Handoff.MaxBytes)

@@ -51,10 +51,16 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 	}
 	// A file the new bytes edit: what a handoff written from them holds.
 	facts, err := transcript.ReadFile(fresh, agent.NewDecoder(repo, nil))
-	if err != nil || len(facts.Files) == 0 {
+	if err != nil {
+		return nil, fmt.Errorf("read the new %d MB: %w", newBytes>>20, err)
+	}
+	// The recorded sessions' paths lie outside the bench's repository:
+	// the handoff lists them apart, by their own path.
+	touched := append(append([]string(nil), facts.Files...), facts.Outside...)
+	if len(touched) == 0 {
 		return nil, fmt.Errorf("the new %d MB edit no file (%v)", newBytes>>20, err)
 	}
-	edited := filepath.Base(facts.Files[len(facts.Files)-1])
+	edited := filepath.Base(touched[len(touched)-1])
 	fi, err := os.Stat(long)
 	if err != nil {
 		return nil, err

@@ -48,6 +48,9 @@ type config struct {
 	setup    string
 	// transcriptOnly runs only the transcript cases.
 	transcriptOnly bool
+	// burst runs only the burst: many sessions' hooks at once across
+	// worktrees, beside a single session's.
+	burst bool
 	// before is the source tree of an earlier version (e.g. from git
 	// archive): timed beside this one, in the same run.
 	before string
@@ -64,6 +67,7 @@ func main() {
 	flag.IntVar(&sizeMB, "mb", 0, "transcript size in MB (default 200, 20 with -quick)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
 	flag.BoolVar(&c.transcriptOnly, "transcript", false, "only the transcript cases")
+	flag.BoolVar(&c.burst, "burst", false, "only the burst: 20 sessions' hooks at once across 4 worktrees, p50 and p99 per event beside a single session's")
 	flag.StringVar(&c.before, "before", "", "also time the source tree of continuity in this directory (an earlier version): its session start, ledger edit and before-compaction hook, side by side")
 	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
@@ -281,6 +285,9 @@ func run(c config, w io.Writer) error {
 		if out, err := goCmd(c.before, "build", "-o", old, "./cmd/continuity"); err != nil {
 			return fmt.Errorf("build %s: %v: %s", c.before, err, out)
 		}
+	}
+	if c.burst {
+		return runBurst(c, bin, modRoot, tmp, env, w, logf)
 	}
 	var rows []row
 	if !c.transcriptOnly {

@@ -1,11 +1,15 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/install"
@@ -57,12 +61,96 @@ func (h Host) SettingsFiles(getenv func(string) string, root string) ([]string, 
 	}, nil
 }
 
+// strict are the events whose matcher Copilot CLI, which reads the
+// project's .claude/settings.json too, refuses to find empty: one empty
+// matcher there and it rejects the whole file ("matcher cannot be empty",
+// measured with 1.0.102). "*" matches everything in both clients.
+var strict = []string{"SubagentStart", "PreCompact"}
+
+// matchers are the matchers Register writes: "*" on the strict events.
+var matchers = map[string]string{"SubagentStart": "*", "PreCompact": "*"}
+
 // Register adds continuity's hooks to Claude Code settings. A continuity
 // hook already there in an older form (no --agent, another path) is
-// rewritten to command in place.
+// rewritten to command in place; an empty matcher of ours on a strict
+// event becomes "*".
 func (Host) Register(settings []byte, command string) ([]byte, bool, error) {
-	return install.Add(settings, install.Hook{Command: command, Events: events,
+	out, _, err := install.Add(fixMatchers(settings), install.Hook{Command: command, Events: events, Matchers: matchers,
 		Timeouts: map[string]int{"Stop": stopTimeout, "SessionEnd": sessionEndTimeout}})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, !bytes.Equal(out, settings), nil
+}
+
+// fixMatchers is settings with the empty matcher of each strict event's
+// group that holds a continuity hook replaced by "*", in place: every
+// other byte stays.
+func fixMatchers(settings []byte) []byte {
+	var at []gjson.Result
+	forEmptyMatchers(settings, func(_ string, m gjson.Result, mine bool) {
+		if mine {
+			at = append(at, m)
+		}
+	})
+	slices.SortFunc(at, func(a, b gjson.Result) int { return a.Index - b.Index })
+	out := settings
+	for i := len(at) - 1; i >= 0; i-- {
+		m := at[i]
+		if m.Index <= 0 || m.Index+len(m.Raw) > len(out) || string(out[m.Index:m.Index+len(m.Raw)]) != m.Raw {
+			continue // no offset to edit at: leave it to doctor's note
+		}
+		out = append(append(append([]byte(nil), out[:m.Index]...), `"*"`...), out[m.Index+len(m.Raw):]...)
+	}
+	return out
+}
+
+// holdsContinuity reports whether a matcher group holds a continuity hook.
+func holdsContinuity(group gjson.Result) bool {
+	mine := false
+	group.Get("hooks").ForEach(func(_, e gjson.Result) bool {
+		mine = install.IsContinuityHook(e.Get("command").Str)
+		return !mine
+	})
+	return mine
+}
+
+// forEmptyMatchers calls fn with each matcher "" of a strict event's
+// group in settings, and whether the group holds a continuity hook.
+func forEmptyMatchers(settings []byte, fn func(ev string, m gjson.Result, mine bool)) {
+	if !gjson.ValidBytes(settings) {
+		return
+	}
+	for _, ev := range strict {
+		gjson.GetBytes(settings, "hooks."+ev).ForEach(func(_, group gjson.Result) bool {
+			if m := group.Get("matcher"); m.Type == gjson.String && m.Str == "" {
+				fn(ev, m, holdsContinuity(group))
+			}
+			return true
+		})
+	}
+}
+
+// rejected says, for doctor, why Copilot CLI would reject settings (an
+// empty matcher on a strict event): registrations of continuity's that
+// init rewrites, and a note.
+func rejected(settings []byte) (stale []string, note string) {
+	var others []string
+	forEmptyMatchers(settings, func(ev string, _ gjson.Result, mine bool) {
+		if mine {
+			stale = append(stale, ev+`: matcher "", which Copilot CLI rejects (init writes "*")`)
+		} else if !slices.Contains(others, ev) {
+			others = append(others, ev)
+		}
+	})
+	if len(stale) == 0 && len(others) == 0 {
+		return nil, ""
+	}
+	note = `Copilot CLI rejects this whole file, and runs none of its hooks, because a matcher is "" ("matcher cannot be empty")`
+	if len(others) > 0 {
+		return stale, note + ": give the " + strings.Join(others, " and ") + ` group "matcher": "*" (Claude Code reads it the same), or remove the key`
+	}
+	return stale, note + ": run `continuity init` again, which writes \"*\""
 }
 
 // Unregister removes what Register added.
@@ -83,6 +171,10 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 	out := agent.Status{Events: st}
 	for _, ev := range install.Stale(st, events, name) {
 		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
+	}
+	if stale, note := rejected(settings); note != "" {
+		out.Stale = append(out.Stale, stale...)
+		out.Notes = append(out.Notes, note)
 	}
 	if id := enabledPlugin(settings); id != "" {
 		for _, ev := range events {

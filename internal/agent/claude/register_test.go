@@ -2,11 +2,15 @@ package claude
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/copilot"
 )
 
 func TestRegisterRewritesOlderForms(t *testing.T) {
@@ -21,7 +25,8 @@ func TestRegisterRewritesOlderForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `SessionStart runs "continuity hook", without --agent claude|PreCompact runs "/home/dev/go/bin/continuity hook", without --agent claude`
+	want := `SessionStart runs "continuity hook", without --agent claude|PreCompact runs "/home/dev/go/bin/continuity hook", without --agent claude|` +
+		`PreCompact: matcher "", which Copilot CLI rejects (init writes "*")`
 	if strings.Join(st.Stale, "|") != want {
 		t.Errorf("Stale = %q, want %q", st.Stale, want)
 	}
@@ -33,7 +38,13 @@ func TestRegisterRewritesOlderForms(t *testing.T) {
 	if bytes.Contains(out, []byte(`"continuity hook"`)) || bytes.Contains(out, []byte("/home/dev")) {
 		t.Errorf("an older form is left:\n%s", out)
 	}
+	if m := gjson.GetBytes(out, "hooks.PreCompact.0.matcher"); m.Str != "*" || gjson.GetBytes(out, "hooks.PreCompact.#").Int() != 1 {
+		t.Errorf("PreCompact's empty matcher is left:\n%s", out)
+	}
 	st, _ = Host{}.Registered(out)
+	if len(st.Stale) != 0 || len(st.Notes) != 0 {
+		t.Errorf("after Register: stale %q, notes %q", st.Stale, st.Notes)
+	}
 	for _, ev := range events {
 		if st.Events[ev] != cmd {
 			t.Errorf("after Register, %s runs %q", ev, st.Events[ev])
@@ -89,5 +100,52 @@ func TestSettingsFiles(t *testing.T) {
 	}
 	if p, _ := (Host{}).SettingsPath(getenv, "/repo", agent.User); p != want[2] {
 		t.Errorf("user SettingsPath = %q", p)
+	}
+}
+
+// TestRegisteredNotesRejectedFile: a PreCompact group of someone else's
+// with an empty matcher makes Copilot CLI reject the file; doctor says so
+// and init does not touch the group.
+func TestRegisteredNotesRejectedFile(t *testing.T) {
+	theirs := []byte(`{"hooks": {"PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "./save.sh"}]}]}}`)
+	st, err := Host{}.Registered(theirs)
+	if err != nil || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "Copilot CLI rejects this whole file") || len(st.Stale) != 0 {
+		t.Errorf("notes %q, stale %q, %v", st.Notes, st.Stale, err)
+	}
+	out, _, err := Host{}.Register(theirs, "continuity hook --agent claude")
+	if err != nil || !bytes.Contains(out, []byte(`"matcher": "", "hooks": [{"type": "command", "command": "./save.sh"}]`)) {
+		t.Errorf("their group changed (%v):\n%s", err, out)
+	}
+}
+
+// TestServingUnderCopilot: under Copilot CLI the hook of Claude Code's
+// registration acts as Copilot, or steps aside when Copilot's own
+// registration is there; under Claude Code it is Claude Code's.
+func TestServingUnderCopilot(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	env := map[string]string{"COPILOT_HOME": home, "COPILOT_PROJECT_DIR": root}
+	getenv := func(k string) string { return env[k] }
+	if h := (Host{}).Serving(getenv); h == nil || h.Name() != "claude" {
+		t.Fatalf("outside Copilot: %v", h)
+	}
+	env["COPILOT_CLI"] = "1"
+	h := Host{}.Serving(getenv)
+	if h == nil || h.Name() != "copilot" {
+		t.Fatalf("under Copilot without its registration: %v", h)
+	}
+	payload := []byte(`{"hook_event_name":"SessionStart","session_id":"s1","cwd":"/r","source":"new"}`)
+	ev, err := h.Decode(payload)
+	if err != nil || ev.Kind != agent.Start || ev.Source != "startup" {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	out, _ := h.Encode(ev, agent.Answer{Context: "continuity: x", Message: "m"})
+	if string(out) != `{"additionalContext":"continuity: x"}`+"\n" {
+		t.Errorf("output %s: not Copilot's flat shape", out)
+	}
+	hooks, _, _ := copilot.Host{}.Register(nil, "continuity hook --agent copilot")
+	os.MkdirAll(filepath.Join(root, ".github", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(root, ".github", "hooks", "continuity.json"), hooks, 0o644)
+	if h := (Host{}).Serving(getenv); h != nil {
+		t.Errorf("with Copilot's own registration: %v, want nil (step aside)", h.Name())
 	}
 }

@@ -1,7 +1,10 @@
 package claude
 
 import (
+	"encoding/json"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/continuity-md/continuity/handoff"
 )
@@ -59,6 +62,9 @@ var clientWrappers = []string{
 // is left, or when the whole entry is the client's own.
 func promptText(text string) string {
 	t := strings.TrimSpace(stripWrappers(text))
+	if strings.Contains(t, "<teammate-message") {
+		t = teammateText(t)
+	}
 	if t == "" {
 		return ""
 	}
@@ -104,4 +110,27 @@ func stripWrappers(s string) string {
 		}
 		s = s[j+len(closing):]
 	}
+}
+
+// teammateMessage is one message of an agent team's teammate, as Claude
+// Code puts it in a teammate's conversation.
+var teammateMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<teammate-message teammate_id="([^"]*)"[^>]*>(.*?)</teammate-message>`)
+})
+
+// teammateText is what a person reads of teammates' messages: "teammate
+// ID: text" for each, their lifecycle notices (JSON payloads: idle,
+// shutdown, terminated) left out; "" when nothing else is left.
+func teammateText(t string) string {
+	var out []string
+	for _, m := range teammateMessage().FindAllStringSubmatch(t, -1) {
+		body := strings.TrimSpace(m[2])
+		if strings.HasPrefix(body, "{") && json.Valid([]byte(body)) {
+			continue
+		}
+		if body != "" {
+			out = append(out, "teammate "+m[1]+": "+body)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -229,7 +229,8 @@ func (d *records) functionCall(p gjson.Result, ts string, acc *transcript.Accumu
 			edit.Items = append(edit.Items, handoff.Task{Subject: it.Get("step").Str, Status: it.Get("status").Str})
 			return true
 		})
-		acc.Add(transcript.Observation{Kind: transcript.Plan, Time: ts, Plan: edit})
+		d.remember(id, name)
+		acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name, Plan: edit})
 		return
 	default:
 		return
@@ -338,6 +339,9 @@ func (d *records) output(id, out, ts string, acc *transcript.Accumulator) {
 	} else if tool == "apply_patch" {
 		// A patch that fails verification answers with the reason alone.
 		o.Failed, o.Text = !strings.Contains(out, "Success."), out
+	} else if tool == "update_plan" {
+		// "Plan updated"; a client without the tool answers "unsupported call".
+		o.Failed, o.Text = !strings.Contains(out, "Plan updated"), out
 	}
 	if !o.Running {
 		delete(d.Tools, target)

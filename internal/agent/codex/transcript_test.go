@@ -315,8 +315,12 @@ func TestReadCases(t *testing.T) {
 			poll("w3", "99"), execOut("w3", 0, "ok\n"), // a session never seen: nothing
 			rec("response_item", map[string]any{"type": "function_call", "name": "update_plan", "call_id": "u1",
 				"arguments": `{"explanation":"x","plan":[{"step":"Reproduce","status":"completed"},{"step":"Fix login","status":"in_progress"}]}`}),
+			rec("response_item", map[string]any{"type": "function_call_output", "call_id": "u1", "output": "Plan updated"}),
+			rec("response_item", map[string]any{"type": "function_call", "name": "update_plan", "call_id": "u2",
+				"arguments": `{"plan":[{"step":"Never","status":"pending"}]}`}),
+			rec("response_item", map[string]any{"type": "function_call_output", "call_id": "u2", "output": "unsupported call: update_plan"}),
 		), nil)
-		if want := []string{"`go test ./api/...`: exit 1: --- FAIL: TestLogin (0.01s)"}; !slices.Equal(f.Errors, want) {
+		if want := []string{"`go test ./api/...`: exit 1: --- FAIL: TestLogin (0.01s)", "update_plan: unsupported call: update_plan"}; !slices.Equal(f.Errors, want) {
 			t.Errorf("errors %q, want %q", f.Errors, want)
 		}
 		if want := []handoff.Check{{Command: "go test ./api/...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}}}; !reflect.DeepEqual(f.Checks, want) {

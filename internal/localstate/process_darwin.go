@@ -1,6 +1,6 @@
 //go:build darwin
 
-package proc
+package localstate
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 )
 
 // Supported is true where processes can be identified.
-const Supported = true
+const ProcessesSupported = true
 
 // tick is the unit of a start time: a microsecond.
 const tick = time.Microsecond
@@ -23,20 +23,20 @@ const tick = time.Microsecond
 func lookup(pid int) (info, error) {
 	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if errors.Is(err, unix.EIO) || errors.Is(err, unix.ESRCH) {
-		return info{}, ErrNotFound // the kernel answers an unknown PID with nothing
+		return info{}, ErrNoProcess // the kernel answers an unknown PID with nothing
 	}
 	if err != nil {
 		return info{}, err
 	}
 	if int(k.Proc.P_pid) != pid {
-		return info{}, ErrNotFound
+		return info{}, ErrNoProcess
 	}
 	st := k.Proc.P_starttime
 	name := k.Proc.P_comm[:]
 	if i := bytes.IndexByte(name, 0); i >= 0 {
 		name = name[:i]
 	}
-	return info{id: Identity{PID: pid, Start: uint64(st.Sec)*1_000_000 + uint64(st.Usec)}, parent: int(k.Eproc.Ppid),
+	return info{id: Process{PID: pid, Start: uint64(st.Sec)*1_000_000 + uint64(st.Usec)}, parent: int(k.Eproc.Ppid),
 		name: string(name), gone: k.Proc.P_stat == 5}, nil // SZOMB
 }
 

@@ -3,7 +3,7 @@
 // is never taken for the one recorded. The hooks use it to record the
 // client (the coding agent) a session runs in, and a later session uses it
 // to tell whether that client is gone.
-package proc
+package localstate
 
 import (
 	"errors"
@@ -16,10 +16,10 @@ import (
 	"time"
 )
 
-// Identity is one process: its PID and its start time, in a unit of the
+// Process is one process: its PID and its start time, in a unit of the
 // platform's own (compared only for equality, on the same machine), and
 // where the PID means something (see Here).
-type Identity struct {
+type Process struct {
 	PID   int    `json:"pid"`
 	Start uint64 `json:"start"`
 	// Where is the PID's namespace as Here says it when the identity was
@@ -29,21 +29,21 @@ type Identity struct {
 	Where string `json:"where,omitempty"`
 }
 
-// Ours reports whether id's PID is one of this process's namespace: it was
+// OurProcess reports whether id's PID is one of this process's namespace: it was
 // recorded here, or before Where was kept. An identity from elsewhere, or
 // any with a Where when this process cannot say its own, is not ours.
-func Ours(id Identity) bool {
+func OurProcess(id Process) bool {
 	if id.Where == "" {
 		return true
 	}
-	h := Here()
+	h := ThisHost()
 	return h != "" && h == id.Where
 }
 
-// Here says where this process's PIDs mean something, "" when it cannot
+// ThisHost says where this process's PIDs mean something, "" when it cannot
 // be known: on Linux the boot and the PID namespace, on macOS the boot
 // time and the host's name. Read once.
-func Here() string {
+func ThisHost() string {
 	hereOnce.Do(func() { here = where() })
 	return here
 }
@@ -54,61 +54,61 @@ var (
 )
 
 // Known reports whether id names a process.
-func (id Identity) Known() bool { return id.PID > 0 && id.Start != 0 }
+func (id Process) Known() bool { return id.PID > 0 && id.Start != 0 }
 
 // String is the identity for messages.
-func (id Identity) String() string { return fmt.Sprintf("pid %d (start %d)", id.PID, id.Start) }
+func (id Process) String() string { return fmt.Sprintf("pid %d (start %d)", id.PID, id.Start) }
 
-// ErrUnsupported reports a platform where processes cannot be identified.
-var ErrUnsupported = errors.New("process identity not supported on this platform")
+// ErrNoProcessIdentity reports a platform where processes cannot be identified.
+var ErrNoProcessIdentity = errors.New("process identity not supported on this platform")
 
-// ErrNotFound reports that no process has the PID.
-var ErrNotFound = errors.New("no such process")
+// ErrNoProcess reports that no process has the PID.
+var ErrNoProcess = errors.New("no such process")
 
 // info is what the platform says of one process.
 type info struct {
-	id     Identity
+	id     Process
 	parent int
 	name   string // the command's name, as the kernel keeps it (maybe cut)
 	gone   bool   // exited, not yet reaped (a zombie)
 }
 
-// Of is the identity of the process pid (ErrNotFound when there is none).
-func Of(pid int) (Identity, error) {
+// ProcessOf is the identity of the process pid (ErrNotFound when there is none).
+func ProcessOf(pid int) (Process, error) {
 	in, err := lookup(pid)
 	if err != nil {
-		return Identity{}, err
+		return Process{}, err
 	}
 	if in.gone {
-		return Identity{}, ErrNotFound
+		return Process{}, ErrNoProcess
 	}
-	in.id.Where = Here()
+	in.id.Where = ThisHost()
 	return in.id, nil
 }
 
-// Alive reports whether the process id names still runs: a process with
+// ProcessAlive reports whether the process id names still runs: a process with
 // its PID exists and started when it did. An unknown identity, one from
 // another namespace (not Ours), or a platform that cannot tell, reads as
 // not alive: callers check Supported and Known first.
-func Alive(id Identity) bool {
-	if !id.Known() || !Ours(id) {
+func ProcessAlive(id Process) bool {
+	if !id.Known() || !OurProcess(id) {
 		return false
 	}
-	now, err := Of(id.PID)
+	now, err := ProcessOf(id.PID)
 	return err == nil && now.PID == id.PID && now.Start == id.Start
 }
 
-// Gone reports whether the process id names has certainly stopped: no
+// ProcessGone reports whether the process id names has certainly stopped: no
 // process has its PID, or the one that has it started at another time (the
 // PID was given again). A platform that cannot tell, a process it may not
 // look at, or one whose PID is of another machine, boot or container (not
 // Ours), is not gone.
-func Gone(id Identity) bool {
-	if !id.Known() || !Ours(id) {
+func ProcessGone(id Process) bool {
+	if !id.Known() || !OurProcess(id) {
 		return false
 	}
-	now, err := Of(id.PID)
-	if errors.Is(err, ErrNotFound) {
+	now, err := ProcessOf(id.PID)
+	if errors.Is(err, ErrNoProcess) {
 		return true
 	}
 	return err == nil && now.Start != id.Start
@@ -136,7 +136,7 @@ var minAge = time.Second
 // maxDepth bounds the walk up the process tree.
 const maxDepth = 16
 
-// Client is the process this one runs for: its first ancestor that is not
+// ClientProcess is the process this one runs for: its first ancestor that is not
 // a shell or a known wrapper (a host runs a hook through `sh -c`, which
 // may or may not exec the command, and a plugin may add a script of its
 // own) and that started at least a second before this process, or, sooner,
@@ -147,30 +147,30 @@ const maxDepth = 16
 // process found by its age alone may still be a slow wrapper (one that
 // took more than a second to start the hook), which the caller confirms
 // by seeing it again.
-func Client(names ...string) (id Identity, named bool, err error) {
+func ClientProcess(names ...string) (id Process, named bool, err error) {
 	self, err := lookup(os.Getpid())
 	if err != nil {
-		return Identity{}, false, err
+		return Process{}, false, err
 	}
 	id, named, err = clientFrom(self, lookup, names...)
 	if err == nil {
-		id.Where = Here()
+		id.Where = ThisHost()
 	}
 	return id, named, err
 }
 
-func clientFrom(self info, look func(int) (info, error), names ...string) (Identity, bool, error) {
+func clientFrom(self info, look func(int) (info, error), names ...string) (Process, bool, error) {
 	pid := self.parent
 	for range maxDepth {
 		if pid <= 1 {
-			return Identity{}, false, errors.New("no client process: the hook's ancestors are shells up to init")
+			return Process{}, false, errors.New("no client process: the hook's ancestors are shells up to init")
 		}
 		in, err := look(pid)
 		if err != nil {
-			return Identity{}, false, fmt.Errorf("process %d: %w", pid, err)
+			return Process{}, false, fmt.Errorf("process %d: %w", pid, err)
 		}
 		if in.gone {
-			return Identity{}, false, fmt.Errorf("process %d: %w", pid, ErrNotFound)
+			return Process{}, false, fmt.Errorf("process %d: %w", pid, ErrNoProcess)
 		}
 		name := commandName(in.name)
 		if slices.Contains(names, name) {
@@ -181,7 +181,7 @@ func clientFrom(self info, look func(int) (info, error), names ...string) (Ident
 		}
 		pid = in.parent
 	}
-	return Identity{}, false, errors.New("no client process within 16 ancestors")
+	return Process{}, false, errors.New("no client process within 16 ancestors")
 }
 
 // commandName is a command name as the table knows it: a login shell's

@@ -1,6 +1,6 @@
 //go:build linux
 
-package proc
+package localstate
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 )
 
 // Supported is true where processes can be identified.
-const Supported = true
+const ProcessesSupported = true
 
 // tick is the unit of a start time: the kernel's clock tick (USER_HZ,
 // 100 a second on every Linux /proc reports to).
@@ -26,7 +26,7 @@ const tick = 10 * time.Millisecond
 func lookup(pid int) (info, error) {
 	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if errors.Is(err, fs.ErrNotExist) {
-		return info{}, ErrNotFound
+		return info{}, ErrNoProcess
 	}
 	if err != nil {
 		return info{}, err
@@ -45,7 +45,7 @@ func lookup(pid int) (info, error) {
 		return info{}, fmt.Errorf("/proc/%d/stat: unreadable fields", pid)
 	}
 	state := string(f[0])
-	return info{id: Identity{PID: pid, Start: start}, parent: parent, name: string(b[open+1 : end]),
+	return info{id: Process{PID: pid, Start: start}, parent: parent, name: string(b[open+1 : end]),
 		gone: state == "Z" || state == "X" || state == "x"}, nil
 }
 

@@ -1,4 +1,4 @@
-package proc
+package localstate
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 )
 
 // Supported is true where processes can be identified.
-const Supported = true
+const ProcessesSupported = true
 
 // tick is the unit of a start time: a FILETIME's 100 ns.
 const tick = 100 * time.Nanosecond
@@ -24,11 +24,11 @@ const tick = 100 * time.Nanosecond
 // by Client are known by the names they have on Unix).
 func lookup(pid int) (info, error) {
 	if pid <= 0 {
-		return info{}, ErrNotFound
+		return info{}, ErrNoProcess
 	}
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if errors.Is(err, windows.ERROR_INVALID_PARAMETER) {
-		return info{}, ErrNotFound // no process has the PID
+		return info{}, ErrNoProcess // no process has the PID
 	}
 	if err != nil {
 		return info{}, err
@@ -42,7 +42,7 @@ func lookup(pid int) (info, error) {
 	if err := windows.GetExitCodeProcess(h, &code); err != nil {
 		return info{}, err
 	}
-	in := info{id: Identity{PID: pid, Start: uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime)},
+	in := info{id: Process{PID: pid, Start: uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime)},
 		gone: code != uint32(windows.STATUS_PENDING)} // STILL_ACTIVE
 	in.parent, in.name, _ = fromSnapshot(uint32(pid))
 	return in, nil

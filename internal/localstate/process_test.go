@@ -1,4 +1,4 @@
-package proc
+package localstate
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("PROC_TEST_CLIENT") == "1" {
 		minAge = 0 // the test process started just before: see TestClientWalk for the age
-		id, _, err := Client()
+		id, _, err := ClientProcess()
 		if err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -44,7 +44,7 @@ func child(t *testing.T, sleep bool) *exec.Cmd {
 }
 
 func needSupport(t *testing.T) {
-	if !Supported {
+	if !ProcessesSupported {
 		t.Skip("process identity is not supported here")
 	}
 }
@@ -58,21 +58,21 @@ func TestKilledChildNotAlive(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	id, err := Of(cmd.Process.Pid)
+	id, err := ProcessOf(cmd.Process.Pid)
 	if err != nil || !id.Known() || id.PID != cmd.Process.Pid {
 		t.Fatalf("Of(child) = %v, %v", id, err)
 	}
-	if !Alive(id) || Gone(id) {
+	if !ProcessAlive(id) || ProcessGone(id) {
 		t.Fatal("a running child reads as dead")
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if Alive(id) || !Gone(id) {
+	if ProcessAlive(id) || !ProcessGone(id) {
 		t.Error("a killed child reads as alive")
 	}
-	if _, err := Of(id.PID); !errors.Is(err, ErrNotFound) {
+	if _, err := ProcessOf(id.PID); !errors.Is(err, ErrNoProcess) {
 		t.Errorf("Of(killed child) = %v, want ErrNotFound", err)
 	}
 }
@@ -81,15 +81,15 @@ func TestKilledChildNotAlive(t *testing.T) {
 // start time (a reused PID) is not the recorded one.
 func TestOtherStartNotAlive(t *testing.T) {
 	needSupport(t)
-	self, err := Of(os.Getpid())
-	if err != nil || !Alive(self) {
+	self, err := ProcessOf(os.Getpid())
+	if err != nil || !ProcessAlive(self) {
 		t.Fatalf("this process: %v, %v", self, err)
 	}
-	for _, other := range []Identity{{PID: self.PID, Start: self.Start + 1}, {PID: self.PID, Start: self.Start - 1}, {PID: self.PID}, {}} {
-		if Alive(other) {
+	for _, other := range []Process{{PID: self.PID, Start: self.Start + 1}, {PID: self.PID, Start: self.Start - 1}, {PID: self.PID}, {}} {
+		if ProcessAlive(other) {
 			t.Errorf("%v reads as alive (this process is %v)", other, self)
 		}
-		if other.Known() && !Gone(other) {
+		if other.Known() && !ProcessGone(other) {
 			t.Errorf("%v is not gone (this process is %v)", other, self)
 		}
 	}
@@ -106,7 +106,7 @@ func TestClientThroughShells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	self, err := Of(os.Getpid())
+	self, err := ProcessOf(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestClientThroughShells(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", script, err)
 		}
-		var got Identity
+		var got Process
 		if err := json.Unmarshal(out, &got); err != nil {
 			t.Fatalf("%s: %q", script, out)
 		}
@@ -135,7 +135,7 @@ func TestClientThroughShells(t *testing.T) {
 // Windows clients run a hook's .exe): the client is this test process.
 func TestClientIsParent(t *testing.T) {
 	needSupport(t)
-	self, err := Of(os.Getpid())
+	self, err := ProcessOf(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestClientIsParent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	var got Identity
+	var got Process
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%q", out)
 	}
@@ -161,27 +161,27 @@ func TestClientIsParent(t *testing.T) {
 func TestClientWalk(t *testing.T) {
 	sec := uint64(time.Second / tick)
 	tree := map[int]info{
-		40: {id: Identity{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
-		30: {id: Identity{PID: 30, Start: 1000 * sec}, parent: 25, name: "-bash"},
-		25: {id: Identity{PID: 25, Start: 1000 * sec}, parent: 20, name: "/usr/bin/env"},
-		20: {id: Identity{PID: 20, Start: 900 * sec}, parent: 10, name: "claude"},
-		10: {id: Identity{PID: 10, Start: 100 * sec}, parent: 1, name: "zsh"},
-		50: {id: Identity{PID: 50, Start: 1000 * sec}, parent: 1, name: "dash"},
-		60: {id: Identity{PID: 60, Start: 1000 * sec}, parent: 70, name: "sh"},
-		70: {id: Identity{PID: 70, Start: 100 * sec}, parent: 1, name: "node", gone: true},
-		80: {id: Identity{PID: 80, Start: 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
+		40: {id: Process{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Process{PID: 30, Start: 1000 * sec}, parent: 25, name: "-bash"},
+		25: {id: Process{PID: 25, Start: 1000 * sec}, parent: 20, name: "/usr/bin/env"},
+		20: {id: Process{PID: 20, Start: 900 * sec}, parent: 10, name: "claude"},
+		10: {id: Process{PID: 10, Start: 100 * sec}, parent: 1, name: "zsh"},
+		50: {id: Process{PID: 50, Start: 1000 * sec}, parent: 1, name: "dash"},
+		60: {id: Process{PID: 60, Start: 1000 * sec}, parent: 70, name: "sh"},
+		70: {id: Process{PID: 70, Start: 100 * sec}, parent: 1, name: "node", gone: true},
+		80: {id: Process{PID: 80, Start: 1000 * sec}, parent: 20, name: "npm exec"}, // started with the hook
 	}
 	look := func(pid int) (info, error) {
 		if in, ok := tree[pid]; ok {
 			return in, nil
 		}
-		return info{}, ErrNotFound
+		return info{}, ErrNoProcess
 	}
 	hook := func(parent int) info {
-		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
+		return info{id: Process{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
 	}
 	for _, parent := range []int{40, 80} {
-		if id, named, err := clientFrom(hook(parent), look); err != nil || named || id != (Identity{PID: 20, Start: 900 * sec}) {
+		if id, named, err := clientFrom(hook(parent), look); err != nil || named || id != (Process{PID: 20, Start: 900 * sec}) {
 			t.Errorf("from %d: %v, %v; want pid 20", parent, id, err)
 		}
 	}
@@ -199,27 +199,27 @@ func TestClientWalk(t *testing.T) {
 func TestClientNamed(t *testing.T) {
 	sec := uint64(time.Second / tick)
 	tree := map[int]info{
-		40: {id: Identity{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
-		30: {id: Identity{PID: 30, Start: 1000 * sec}, parent: 20, name: "npm exec"},             // a wrapper started with the hook
-		20: {id: Identity{PID: 20, Start: 1000 * sec}, parent: 15, name: "/opt/codex/bin/codex"}, // the client, started with the hook too
-		15: {id: Identity{PID: 15, Start: 1000 * sec}, parent: 10, name: "node"},                 // its launcher
-		10: {id: Identity{PID: 10, Start: 100 * sec}, parent: 1, name: "tmux: server"},           // the terminal, old
-		50: {id: Identity{PID: 50, Start: 1000 * sec}, parent: 60, name: "codex", gone: true},    // a gone client
-		60: {id: Identity{PID: 60, Start: 100 * sec}, parent: 1, name: "init-ish"},
+		40: {id: Process{PID: 40, Start: 1000 * sec}, parent: 30, name: "sh"},
+		30: {id: Process{PID: 30, Start: 1000 * sec}, parent: 20, name: "npm exec"},             // a wrapper started with the hook
+		20: {id: Process{PID: 20, Start: 1000 * sec}, parent: 15, name: "/opt/codex/bin/codex"}, // the client, started with the hook too
+		15: {id: Process{PID: 15, Start: 1000 * sec}, parent: 10, name: "node"},                 // its launcher
+		10: {id: Process{PID: 10, Start: 100 * sec}, parent: 1, name: "tmux: server"},           // the terminal, old
+		50: {id: Process{PID: 50, Start: 1000 * sec}, parent: 60, name: "codex", gone: true},    // a gone client
+		60: {id: Process{PID: 60, Start: 100 * sec}, parent: 1, name: "init-ish"},
 	}
 	look := func(pid int) (info, error) {
 		if in, ok := tree[pid]; ok {
 			return in, nil
 		}
-		return info{}, ErrNotFound
+		return info{}, ErrNoProcess
 	}
 	hook := func(parent int) info {
-		return info{id: Identity{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
+		return info{id: Process{PID: 99, Start: 1000 * sec}, parent: parent, name: "continuity"}
 	}
-	if id, named, err := clientFrom(hook(40), look, "codex"); err != nil || !named || id != (Identity{PID: 20, Start: 1000 * sec}) {
+	if id, named, err := clientFrom(hook(40), look, "codex"); err != nil || !named || id != (Process{PID: 20, Start: 1000 * sec}) {
 		t.Errorf("named: %v, %v; want the young codex, pid 20", id, err)
 	}
-	if id, named, err := clientFrom(hook(40), look); err != nil || named || id != (Identity{PID: 10, Start: 100 * sec}) {
+	if id, named, err := clientFrom(hook(40), look); err != nil || named || id != (Process{PID: 10, Start: 100 * sec}) {
 		t.Errorf("unnamed: %v, %v; want the old terminal, pid 10", id, err)
 	}
 	if id, _, err := clientFrom(hook(50), look, "codex"); err == nil {
@@ -233,38 +233,38 @@ func TestClientNamed(t *testing.T) {
 // Where was kept, it is gone.
 func TestOtherNamespaceNotGone(t *testing.T) {
 	needSupport(t)
-	if Here() == "" {
+	if ThisHost() == "" {
 		t.Skip("this system does not say where its PIDs mean something")
 	}
 	cmd := child(t, false)
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
-	dead := Identity{PID: cmd.Process.Pid, Start: 12345}
-	self, err := Of(os.Getpid())
-	if err != nil || self.Where != Here() {
-		t.Fatalf("Of(self) = %v, %v; want Where %q", self, err, Here())
+	dead := Process{PID: cmd.Process.Pid, Start: 12345}
+	self, err := ProcessOf(os.Getpid())
+	if err != nil || self.Where != ThisHost() {
+		t.Fatalf("Of(self) = %v, %v; want Where %q", self, err, ThisHost())
 	}
-	for _, where := range []string{"", Here()} {
+	for _, where := range []string{"", ThisHost()} {
 		id := dead
 		id.Where = where
-		if !Gone(id) || !Ours(id) {
-			t.Errorf("dead pid recorded at %q: Gone %v, Ours %v; want both", where, Gone(id), Ours(id))
+		if !ProcessGone(id) || !OurProcess(id) {
+			t.Errorf("dead pid recorded at %q: Gone %v, Ours %v; want both", where, ProcessGone(id), OurProcess(id))
 		}
 	}
 	far := dead
 	far.Where = "boot 00000000-0000-0000-0000-000000000000 pid:[1]"
-	if Gone(far) || Ours(far) {
+	if ProcessGone(far) || OurProcess(far) {
 		t.Errorf("a pid of another namespace reads as gone here")
 	}
 	farSelf := self
 	farSelf.Where = far.Where
-	if Alive(farSelf) {
+	if ProcessAlive(farSelf) {
 		t.Errorf("this process's pid recorded elsewhere reads as alive here")
 	}
 	oldSelf := self
 	oldSelf.Where = ""
-	if !Alive(oldSelf) || !Alive(self) {
+	if !ProcessAlive(oldSelf) || !ProcessAlive(self) {
 		t.Errorf("this process, recorded with or without Where, is not alive")
 	}
 }
