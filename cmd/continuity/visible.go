@@ -2,25 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/continuity-md/continuity/internal/inject"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
-
-// invisible reports a character that changes how the text around it reads
-// without being seen: bidi controls, zero-width characters, Unicode tags,
-// interlinear annotations.
-func invisible(r rune) bool {
-	switch {
-	case r == 0x00ad, r == 0x061c, r == 0x180e, r == 0xfeff:
-		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2069:
-		return true
-	case r >= 0xfff9 && r <= 0xfffb, r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return false
-}
 
 // visible returns s with every character a terminal acts on, or that
 // hides text, made visible, as git shows them: C0 controls in caret
@@ -71,7 +57,7 @@ func shown(r rune, rest string) bool {
 	case r == '\r':
 		return !strings.HasPrefix(rest, "\n")
 	}
-	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || invisible(r)
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || inject.Invisible(r)
 }
 
 // clean reports quickly that s has nothing to make visible.

@@ -1,11 +1,15 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/gitfacts"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
@@ -135,6 +139,9 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 			if parsed != nil {
 				in.Handoff = parsed
 				in.HandoffPath = p.Rel(hpath)
+				if !writtenHere(p, parsed, hpath) {
+					in.HandoffCommitAuthor = commitAuthor(p, hpath)
+				}
 			}
 		}
 	}
@@ -171,9 +178,12 @@ func renderContext(p *workspace.Workspace, in inject.Input) string {
 	}
 	b = min(b, inject.MaxBudget)
 	size := func(s string) int { return inject.Size(s, in.Unit) }
+	in.Budget = b
 	text := p.Redact(inject.Render(in))
-	for try := 0; try < 3 && size(text) > b; try++ {
-		in.Budget = max(b-(size(text)-b)*(try+1), 500)
+	for try := 0; try < 5 && size(text) > b && in.Budget > 500; try++ {
+		// Shrink by how much redaction grew this render, not by a fixed
+		// step: markers may grow the text by half.
+		in.Budget = max(in.Budget*b/size(text)-1, 500)
 		text = p.Redact(inject.Render(in))
 	}
 	return text
@@ -242,4 +252,27 @@ func policy(p *workspace.Workspace, source string) string {
 		return p.Config.Subagents
 	}
 	return p.Config.Sources[source]
+}
+
+// writtenHere reports a handoff this worktree's local state says one of
+// its sessions wrote at path: its author is who wrote it here, and asking
+// git (a process per start) can be spared.
+func writtenHere(p *workspace.Workspace, h *handoff.Parsed, path string) bool {
+	id := h.Meta.AgentSession
+	return id != "" && p.Local.LoadSession(id).Handoff == p.Rel(path)
+}
+
+// commitAuthor is who git says last committed the file at path ("" when
+// it is not committed, or git cannot say within a moment): a committed
+// handoff's front matter may claim anyone.
+func commitAuthor(p *workspace.Workspace, path string) string {
+	if p.Repo.Root == "" {
+		return ""
+	}
+	out, err := gitfacts.Git{Repo: p.Repo, Timeout: 500 * time.Millisecond}.Run(context.Background(),
+		"log", "-1", "--no-mailmap", "--format=%an", "--", p.Rel(path))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

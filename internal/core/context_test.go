@@ -219,7 +219,7 @@ func TestContextSkipsChatOnlyHandoffs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "startup", inj.Text, "Latest handoff (session-end from Codex, ", "- Checks:\n  - `go test ./...`: passed", "Wrote div.go.",
+	contains(t, "startup", inj.Text, "Latest handoff (session-end from Codex, ", "- Checks:\n    - `go test ./...`: passed", "Wrote div.go.",
 		"Other sessions since this stream was last given to a model:\n- session-end, 1 h ago: Picking up.", "What is 2+2? It is 4.")
 	if inj.Input.HandoffPath != dir+"2026-11-22T11-05-09Z_session-end_aaaa1111.md" {
 		t.Errorf("gave %s", inj.Input.HandoffPath)

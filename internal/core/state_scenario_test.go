@@ -74,7 +74,8 @@ func TestStateScenario(t *testing.T) {
 				t.Fatal(err)
 			}
 			testkit.Check(t, "state/"+name+"-context.txt", []byte(inj.Text+"\n"))
-			contains(t, name+" context", inj.Text, "- Checks:\n  - `go test ./...`: passed (failed earlier: resolved)", "Div refuses a zero divisor")
+			// The handoff is quoted data: its lines indented inside the fence.
+			contains(t, name+" context", inj.Text, "- Checks:\n    - `go test ./...`: passed (failed earlier: resolved)", "Div refuses a zero divisor")
 		})
 	}
 	// The same work reads the same whichever client did it: the sections

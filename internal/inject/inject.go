@@ -38,14 +38,18 @@ type Input struct {
 	LedgerProblem string         // why it could not be parsed
 	Handoff       *handoff.Parsed
 	HandoffPath   string // relative to the repository root
-	Now           time.Time
-	Budget        int           // in Unit; 0 = DefaultBudget
-	Unit          agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
-	Policy        string        // full, short or none; "" = by source (resume and fork short)
-	StaleAfter    time.Duration // a handoff older than this is marked stale; 0 = never
-	Host          string        // the host reading it: a handoff another host wrote names its writer
-	Refresh       bool          // the short refresh after a compaction (goal, now, next)
-	Recovered     []Recovery    // earlier sessions that ended without a handoff, recovered at this start
+	// HandoffCommitAuthor is who git says last committed the handoff ("" when
+	// it is not committed): named instead of the author its front matter
+	// claims, when they differ.
+	HandoffCommitAuthor string
+	Now                 time.Time
+	Budget              int           // in Unit; 0 = DefaultBudget
+	Unit                agent.Unit    // what Budget counts: characters (UTF-16 code units, see Length) or bytes
+	Policy              string        // full, short or none; "" = by source (resume and fork short)
+	StaleAfter          time.Duration // a handoff older than this is marked stale; 0 = never
+	Host                string        // the host reading it: a handoff another host wrote names its writer
+	Refresh             bool          // the short refresh after a compaction (goal, now, next)
+	Recovered           []Recovery    // earlier sessions that ended without a handoff, recovered at this start
 	// HandoffFrom says where the handoff was written when another worktree
 	// of the repository wrote it ("worktree ../proj-wt, branch feat/x").
 	HandoffFrom string
@@ -248,23 +252,44 @@ func Render(in Input) string {
 		}
 	}
 
-	fixed := m.size(header) + 4
+	// The fence is always given; the line that explains it when it fits
+	// after the blocks (at the smallest budgets the goal comes first).
+	intro, open, end := sayQuoted(nonce(""))
+	fixed := m.size(header) + 4 + m.size(open) + m.size(end) + 2
 	for _, f := range footer {
 		fixed += m.size(f) + 1
 	}
 	parts, leftOut := fit(blocks, budget-fixed, m)
+	left := budget - fixed
+	var leftLine string // continuity's own: after the fence
 	if len(leftOut) > 0 {
 		// Again, with room for the line that says what was left out.
 		reserve := min(leftOutRoom, budget/8)
 		parts, leftOut = fit(blocks, budget-fixed-reserve, m)
-		parts = append(parts, m.truncate(sayLeftOut(leftOut), reserve))
+		leftLine = m.truncate(sayLeftOut(leftOut), reserve)
+		left -= m.size(leftLine) + 1
+	}
+	for _, p := range parts {
+		left -= m.size(p) + 1
+	}
+	var body string
+	if len(parts) > 0 {
+		quoted := strings.Join(parts, "\n")
+		fits := left >= m.size(intro)+1
+		intro, open, end := sayQuoted(nonce(quoted))
+		if fits {
+			body += intro + "\n"
+		}
+		body += open + "\n" + quoted + "\n" + end + "\n"
+	}
+	if leftLine != "" {
+		body += leftLine + "\n"
 	}
 	out := header + "\n\n"
-	if len(parts) > 0 {
-		out += strings.Join(parts, "\n") + "\n\n"
+	if body != "" {
+		out += body + "\n"
 	}
-	out += strings.Join(footer, "\n")
-	return out
+	return out + strings.Join(footer, "\n")
 }
 
 // fit renders the blocks that fit in room, in order, and names those left
@@ -336,6 +361,10 @@ func handoffBlock(in Input) block {
 	if m.Agent == in.Host {
 		m.Agent = "" // named only when another agent wrote it
 	}
+	m.Event, m.Branch, m.Author = quoteLine(m.Event), quoteLine(m.Branch), quoteLine(m.Author)
+	if by := quoteLine(in.HandoffCommitAuthor); by != "" && by != m.Author {
+		m.Author = by + sayClaimedAuthor(m.Author)
+	}
 	tokens := ""
 	if m.Tokens > 0 {
 		tokens = Tokens(m.Tokens)
@@ -345,12 +374,12 @@ func handoffBlock(in Input) block {
 	if in.HandoffFrom != "" {
 		title += ", " + sayFrom(in.HandoffFrom)
 	}
-	summary := strings.TrimSpace(h.Sections["Summary"])
+	summary := strings.TrimSpace(clean(h.Sections["Summary"]))
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	state := strings.TrimSpace(h.Sections["State"])
-	open := openErrors(h.Sections["Errors"])
+	state := strings.TrimSpace(clean(h.Sections["State"]))
+	open := openErrors(clean(h.Sections["Errors"]))
 	if state == "" && len(open) == 0 {
 		return block{title: title, text: summary}
 	}
@@ -486,7 +515,7 @@ func (b block) render(room int, m measure) (string, bool) {
 		b.text = b.fit(room-m.size(b.title)-2, m)
 	}
 	if b.items == nil {
-		text := strings.TrimSpace(b.text)
+		text := quoteProse(b.text)
 		if text == "" {
 			return "", false
 		}
@@ -508,7 +537,7 @@ func (b block) render(room int, m measure) (string, bool) {
 	var items []string
 	for _, it := range b.items {
 		if it = strings.TrimSpace(it); it != "" {
-			items = append(items, "- "+m.truncate(oneLine(it), itemCap))
+			items = append(items, "- "+m.truncate(quoteLine(it), itemCap))
 		}
 	}
 	if len(items) == 0 {

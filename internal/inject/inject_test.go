@@ -73,7 +73,7 @@ func TestRenderCutsByPriority(t *testing.T) {
 	}
 	// With room for everything, nothing is cut.
 	small := Render(input(bigLedger(2), "startup", 9000))
-	for _, want := range []string{"Decisions:\n- decision 0 (why: because) [2026-11-21]", "Open questions:", "Files:\n- src/pkg0/file.go", "Done:", "Notes:\n# Notes", "Latest handoff (pre-compact by Kim, 3 h ago on feature/auth): Wrote the refresh endpoint"} {
+	for _, want := range []string{"Decisions:\n- decision 0 (why: because) [2026-11-21]", "Open questions:", "Files:\n- src/pkg0/file.go", "Done:", "Notes:\n  # Notes", "Latest handoff (pre-compact by Kim, 3 h ago on feature/auth): Wrote the refresh endpoint"} {
 		if !strings.Contains(small, want) {
 			t.Errorf("missing %q in\n%s", want, small)
 		}
@@ -192,7 +192,7 @@ func TestRenderHandoffState(t *testing.T) {
 	in.Handoff.Sections["Errors"] = "- `go vet ./...`: exit 1: x (resolved: passed later)\n- `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"
 	out := Render(in)
 	for _, want := range []string{"- Task: Logout endpoint\n", "  - [ ] Logout (in progress)\n", "`go test ./...`: failed (TestLogout)", "`4f3c2b1` Add refresh",
-		"- Summary: Wrote the refresh endpoint", "- Open errors:\n  - `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"} {
+		"- Summary: Wrote the refresh endpoint", "- Open errors:\n    - `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}

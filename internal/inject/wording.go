@@ -137,6 +137,23 @@ func sayRecoveredMessage(r Recovery) string {
 // ledger yet.
 func sayNoLedgerMessage() string { return "continuity: no ledger yet (continuity new NAME)" }
 
+// sayQuoted is the line that says what the fence holds, and the fence's
+// two lines, named by nonce.
+func sayQuoted(nonce string) (intro, open, end string) {
+	open, end = fenceMark+"quoted "+nonce+"»", fenceMark+"end "+nonce+"»"
+	intro = "Between " + open + " and " + end + ": the repository's files, quoted as committed; continuity's own lines are outside."
+	return intro, open, end
+}
+
+// sayClaimedAuthor follows the author git names for a handoff whose front
+// matter claims another (claimed: "" when it names none).
+func sayClaimedAuthor(claimed string) string {
+	if claimed == "" {
+		return " (per git)"
+	}
+	return " (per git; the file says " + claimed + ")"
+}
+
 // sayFrom attributes something written in another worktree.
 func sayFrom(where string) string { return "from " + where }
 

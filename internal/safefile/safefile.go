@@ -48,6 +48,10 @@ type Options struct {
 	Root string
 	// MaxSize bounds how much of an existing target is read (0: 16 MiB).
 	MaxSize int64
+	// Avoid lists directories a write must not land in, once every
+	// symlink is resolved (a repository's git directories): the write
+	// fails with ErrInGitDir.
+	Avoid []string
 	// NoSync skips fsync in Update: the replace stays atomic for readers and
 	// writers, but a crash may lose it (the file is then its old version,
 	// or empty). For local state that is cheap to lose and written on a
@@ -357,6 +361,9 @@ func begin(path string, opts Options) (*writer, error) {
 		return nil, err
 	}
 	if err := checkRoot(target, opts.Root); err != nil {
+		return nil, err
+	}
+	if err := checkAvoid(target, opts.Avoid); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(opts.LockDir, 0o700); err != nil {

@@ -41,6 +41,10 @@ type Workspace struct {
 // itself and local state lives under the user's state directory.
 func Open(dir string) (*Workspace, error) { return OpenWith(dir, os.Getenv) }
 
+// ErrBareRepo: the directory is a bare repository, or inside a git
+// directory, with no working tree to keep ledgers and handoffs in.
+var ErrBareRepo = errors.New("a bare git repository (or a git directory) has no work tree for continuity's files: run it in a clone with one")
+
 // OpenWith is Open with the environment read through getenv.
 func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
@@ -56,7 +60,11 @@ func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 	}
 	p := &Workspace{Root: abs}
 	var stateDir, common string
-	if repo, err := gitfacts.Find(abs); err == nil {
+	repo, ferr := gitfacts.Find(abs)
+	if gd, ok := gitfacts.GitDirAt(abs); ok && (ferr != nil || gd != repo.Root && strings.HasPrefix(gd, repo.Root+string(filepath.Separator))) {
+		return nil, fmt.Errorf("%s: %w", gd, ErrBareRepo)
+	}
+	if ferr == nil {
 		p.Repo = repo
 		p.Root = repo.Root
 		stateDir = filepath.Join(repo.GitDir, "continuity")
@@ -126,8 +134,19 @@ func (p *Workspace) Redact(s string) string {
 }
 
 // WriteOptions are the safefile options for files in this workspace.
+// Writes never land in the repository's git directories, whatever symlink
+// a commit planted.
 func (p *Workspace) WriteOptions() safefile.Options {
-	return safefile.Options{LockDir: p.Local.LockDir(), Root: p.Root}
+	return safefile.Options{LockDir: p.Local.LockDir(), Root: p.Root, Avoid: p.gitDirs()}
+}
+
+// gitDirs are the repository's git directories: this worktree's and the
+// common one.
+func (p *Workspace) gitDirs() []string {
+	if p.Repo.GitDir == "" {
+		return nil
+	}
+	return []string{p.Repo.GitDir, p.Repo.CommonDir}
 }
 
 // plainToken reports whether s is 1 to max characters from [A-Za-z0-9]
@@ -260,7 +279,7 @@ func (p *Workspace) Ledgers() ([]LedgerInfo, error) {
 // directory of the repository that is a symlink to elsewhere makes it fail
 // with nothing created.
 func (p *Workspace) MkdirAll(dir string) error {
-	return safefile.MkdirAll(dir, p.Root, 0o755)
+	return safefile.MkdirAllAvoiding(dir, p.Root, p.gitDirs(), 0o755)
 }
 
 // EnvLedger names the environment variable that selects the active ledger
