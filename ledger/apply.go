@@ -96,9 +96,9 @@ func Finish(items ...string) Edit {
 		if err != nil {
 			return nil, false, err
 		}
-		if stage == 0 { // into done
+		if stage == 0 { // into done, as the ledger spells the step
 			stage = 1
-			out, err := d.appendItems(KeyDone, items...)
+			out, err := d.appendItems(KeyDone, spelled(items, l)...)
 			return out, true, err
 		}
 		if stage == 1 { // out of next, one item a step
@@ -126,6 +126,22 @@ func Finish(items ...string) Edit {
 		out, _, again, err := d.removeItem(KeyNext, promoted)
 		return out, again, err
 	}}
+}
+
+// spelled returns items with each one that is the ledger's now or a next
+// item (see sameStep) as the ledger writes it.
+func spelled(items []string, l *Ledger) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it
+		for _, s := range append([]string{l.Now}, l.Next...) {
+			if s != "" && sameStep(s) == sameStep(it) {
+				out[i] = s
+				break
+			}
+		}
+	}
+	return out
 }
 
 // sameStep is a step's text as Finish compares it: without case, runs of

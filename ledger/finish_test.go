@@ -21,8 +21,8 @@ func TestFinish(t *testing.T) {
 		{"now and a next item finished together", "---\nnow: a\nnext: [b, c, d]\n---\n", []string{"b", "a"}, "c", []string{"d"}, []string{"b", "a"}},
 		{"a flow list with the promoted item twice", "---\nnow: a\nnext: [b, b, c]\n---\n", []string{"a"}, "b", []string{"c"}, []string{"a"}},
 		{"already done", "---\nnow: a\nnext: [b]\ndone: [a]\n---\n", []string{"a"}, "b", nil, []string{"a"}},
-		{"now in another case and spacing", "---\nnow: Write the changelog\nnext: [Tag the release]\n---\n", []string{"write  the changelog"}, "Tag the release", nil, []string{"write  the changelog"}},
-		{"a next item with a final period", "---\nnow: a\nnext: [Tag the release., c]\n---\n", []string{"tag the release"}, "a", []string{"c"}, []string{"tag the release"}},
+		{"now in another case and spacing", "---\nnow: Write the changelog\nnext: [Tag the release]\n---\n", []string{"write  the changelog"}, "Tag the release", nil, []string{"Write the changelog"}},
+		{"a next item with a final period", "---\nnow: a\nnext: [Tag the release., c]\n---\n", []string{"tag the release"}, "a", []string{"c"}, []string{"Tag the release."}},
 		{"a different step stays", "---\nnow: Write the changelog\nnext: []\n---\n", []string{"write the changelogs"}, "Write the changelog", nil, []string{"write the changelogs"}},
 	}
 	for _, tt := range tests {

@@ -66,9 +66,14 @@ func runHookNamed(a *app, name, event string) {
 	if n, ok := h.(agent.EventNamer); ok && event != "" {
 		h = n.ForEvent(event)
 	}
-	if s, ok := h.(agent.Shared); ok {
-		if h = s.Serving(a.getenv); h == nil {
-			return // the client's own registration answers this call
+	for _, g := range hosts {
+		if guest, ok := g.(agent.Guest); ok && g.Name() != h.Name() {
+			if served, hosting := guest.Hosting(h.Name(), a.getenv); hosting {
+				if h = served; h == nil {
+					return // the client's own registration answers this call
+				}
+				break
+			}
 		}
 	}
 	runHookFor(a, h)

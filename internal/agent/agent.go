@@ -216,14 +216,15 @@ type EventNamer interface {
 	ForEvent(name string) Host
 }
 
-// A Shared host's registration is run by other clients too (Copilot CLI
-// runs the hooks of Claude Code's .claude/settings.json). Serving is the
-// host a hook call really serves, judged from its environment: the host
-// itself, the client that runs its registration (whose name and output
-// shape the hook then uses), or nil when that client's own registration
-// answers the same call and this one must do nothing.
-type Shared interface {
-	Serving(getenv func(string) string) Host
+// A Guest is a client that also runs other agents' hook registrations
+// (Copilot CLI runs the hooks of Claude Code's .claude/settings.json).
+// Hosting reports whether the hook registered for the agent called
+// registrant is, by its environment, really run by this client; when it
+// is, h is the host that serves it (this client, under its own name and
+// output shape), or nil when this client's own registration answers the
+// same call and the borrowed one must do nothing.
+type Guest interface {
+	Hosting(registrant string, getenv func(string) string) (h Host, hosting bool)
 }
 
 // Sample is a host's way of playing the recorded session: how a person

@@ -2,8 +2,11 @@ package core
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -263,15 +266,31 @@ func writtenHere(p *workspace.Workspace, h *handoff.Parsed, path string) bool {
 
 // commitAuthor is who git says last committed the file at path ("" when
 // it is not committed, or git cannot say within a moment): a committed
-// handoff's front matter may claim anyone.
+// handoff's front matter may claim anyone. Git is asked once for each
+// version of the file and of the branch's commit; the answer is kept in
+// local state, since the process costs a start as much as all the rest.
 func commitAuthor(p *workspace.Workspace, path string) string {
 	if p.Repo.Root == "" {
 		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	key := fmt.Sprintf("%s %d %d", gitfacts.FullCommit(p.Repo), fi.ModTime().UnixNano(), fi.Size())
+	sum := sha256.Sum256([]byte(p.Rel(path)))
+	slot := "author-" + hex.EncodeToString(sum[:8])
+	if b, _, err := p.Local.Memo(slot); err == nil {
+		if k, author, ok := strings.Cut(string(b), "\n"); ok && k == key {
+			return author
+		}
 	}
 	out, err := gitfacts.Git{Repo: p.Repo, Timeout: 500 * time.Millisecond}.Run(context.Background(),
 		"log", "-1", "--no-mailmap", "--format=%an", "--", p.Rel(path))
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	author := strings.TrimSpace(string(out))
+	_ = p.Local.SetMemo(slot, []byte(key+"\n"+author)) // a cache: without it, git is asked again
+	return author
 }

@@ -5,12 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
 // disableLine is a top-level "disable:" line of a configuration file.
-var disableLine = regexp.MustCompile(`(?m)^disable[ \t]*:.*(\r?\n|$)`)
+var disableLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^disable[ \t]*:.*(\r?\n|$)`) })
 
 // SetDisabled switches continuity off (on true) or back on in the
 // configuration file at path, written with opts (opts.Root bounds it): off writes "disable: true" (in
@@ -32,7 +33,7 @@ func SetDisabled(path string, opts safefile.Options, off bool) (changed bool, er
 		if off {
 			out = switchOff(old)
 		} else {
-			out = disableLine.ReplaceAll(old, nil)
+			out = disableLine().ReplaceAll(old, nil)
 		}
 		changed = !bytes.Equal(out, old)
 		empty = len(bytes.TrimSpace(out)) == 0
@@ -46,7 +47,7 @@ func SetDisabled(path string, opts safefile.Options, off bool) (changed bool, er
 
 // switchOff sets the disable line of src to true, or adds one.
 func switchOff(src []byte) []byte {
-	if loc := disableLine.FindSubmatchIndex(src); loc != nil {
+	if loc := disableLine().FindSubmatchIndex(src); loc != nil {
 		eol := src[loc[2]:loc[3]]
 		return append(append(append([]byte{}, src[:loc[0]]...), "disable: true"+string(eol)...), src[loc[1]:]...)
 	}

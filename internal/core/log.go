@@ -291,18 +291,28 @@ func scalar(v []byte) (string, bool) {
 // section returns the text of the body's "## name" section, from its
 // heading to the next level-two heading (or the end of what was read).
 // It looks at line starts only: the sections log reads are written by
-// continuity and come before any fenced code.
+// continuity and come before any fenced code. Lines may end in CRLF (a
+// Windows checkout).
 func section(body []byte, name string) string {
-	heading := "## " + name + "\n"
-	at := 0
-	if !bytes.HasPrefix(body, []byte(heading)) {
-		i := bytes.Index(body, []byte("\n"+heading))
+	heading := []byte("## " + name)
+	at := -1
+	for off := 0; off <= len(body); {
+		i := bytes.Index(body[off:], heading)
 		if i < 0 {
 			return ""
 		}
-		at = i + 1
+		start, end := off+i, off+i+len(heading)
+		rest := body[end:]
+		if (start == 0 || body[start-1] == '\n') && (bytes.HasPrefix(rest, []byte("\n")) || bytes.HasPrefix(rest, []byte("\r\n"))) {
+			at = end + bytes.IndexByte(rest, '\n') + 1
+			break
+		}
+		off = end
 	}
-	rest := body[at+len(heading):]
+	if at < 0 {
+		return ""
+	}
+	rest := body[at:]
 	if i := bytes.Index(rest, []byte("\n## ")); i >= 0 {
 		rest = rest[:i]
 	}

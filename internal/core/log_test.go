@@ -154,6 +154,18 @@ func TestLogState(t *testing.T) {
 	}
 }
 
+// TestLogCRLF: a handoff checked out with CRLF line ends (Windows) reads
+// the same.
+func TestLogCRLF(t *testing.T) {
+	r := testkit.New(t, true)
+	r.Write("thoughts/shared/handoffs/s/2026-11-20T10-00-00Z_session-end_aaaaaaaa.md",
+		strings.ReplaceAll("---\nsession: \"s\"\ncreated: \"2026-11-20T10:00:00.000Z\"\nauthor: \"Kim\"\n---\n\n## State\n\n- Task: Logout\n- Checks: go test passed\n\n## Summary\n\nthe summary\n", "\n", "\r\n"))
+	es := Log(openProject(r), LogQuery{})
+	if len(es) != 1 || es[0].Author != "Kim" || es[0].Task != "Logout" || es[0].Checks != "go test passed" {
+		t.Errorf("%+v", es)
+	}
+}
+
 // TestLogSkipsWhatItCannotRead: a file that is not a handoff's (a broken
 // front matter) is left out, the rest listed.
 func TestLogSkipsWhatItCannotRead(t *testing.T) {
@@ -214,5 +226,25 @@ func BenchmarkLog(b *testing.B) {
 		if n := len(Log(p, LogQuery{})); n != 100000 {
 			b.Fatalf("%d entries", n)
 		}
+	}
+}
+
+// TestLogStateFromTemplate: the state the template writes (task, plan,
+// checks, commits) is read back: the task, and each check's command and
+// outcome.
+func TestLogStateFromTemplate(t *testing.T) {
+	r := testkit.New(t, true)
+	m := meta("auth", "Kim", "claude", now)
+	src, err := handoff.Render(&handoff.Handoff{Meta: m, Task: "Logout endpoint", Summary: "sum",
+		Plan:    []handoff.Task{{Subject: "write it", Status: "completed"}},
+		Checks:  []handoff.Check{{Command: "go test ./...", Outcome: "failed", Failing: []string{"TestLogout"}}, {Command: "go vet ./...", Outcome: "passed"}},
+		Commits: []handoff.Commit{{Hash: "abc1234", Subject: "wip"}}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Write("thoughts/shared/handoffs/auth/"+handoff.FileName(m.Created, m.Event, m.AgentSession), string(src))
+	es := Log(openProject(r), LogQuery{})
+	if len(es) != 1 || es[0].Task != "Logout endpoint" || es[0].Checks != "`go test ./...`: failed (TestLogout); `go vet ./...`: passed" || es[0].Summary != "" {
+		t.Errorf("%+v\n%s", es, src)
 	}
 }

@@ -30,7 +30,7 @@ func TestCopilotSession(t *testing.T) {
 
 	r1 := cp.runCopilot([]ChatResponse{
 		ChatCall("create", map[string]any{"path": filepath.Join(cp.dir, "made.txt"), "file_text": "made by create\n"}),
-		ChatCall("bash", map[string]any{"command": "ls /nonexistent-e2e-dir && echo never", "description": "list a missing dir"}),
+		ChatCall("bash", map[string]any{"command": "mkdir /nonexistent-e2e-dir/sub", "description": "make a dir where none can be"}),
 		ChatCall("edit", map[string]any{"path": filepath.Join(cp.dir, "app.txt"), "old_str": "line two", "new_str": "line two (edited)"}),
 		ChatText("Made made.txt and edited app.txt."),
 	}, nil, "-p", "make made.txt and edit app.txt", "--yolo")
@@ -49,10 +49,10 @@ func TestCopilotSession(t *testing.T) {
 			t.Errorf("session-end handoff's files lack %s:\n%s", want, end["Files touched"])
 		}
 	}
-	if !strings.Contains(end["Commands"], "ls /nonexistent-e2e-dir") {
+	if !strings.Contains(end["Commands"], "mkdir /nonexistent-e2e-dir/sub") {
 		t.Errorf("commands: %q", end["Commands"])
 	}
-	if all := strings.Join(mapValues(end), "\n"); !strings.Contains(all, "exit 2") {
+	if all := strings.Join(mapValues(end), "\n"); !strings.Contains(all, "`mkdir /nonexistent-e2e-dir/sub`: exit 1") {
 		t.Errorf("the failing command is not reported:\n%s", all)
 	}
 	if head := cp.read(filepath.Join("thoughts", "shared", "handoffs", copilotStream, names[len(names)-1])); !regexp.MustCompile(`(?m)^agent: "?copilot"?$`).MatchString(head) {
@@ -70,7 +70,7 @@ func TestCopilotSession(t *testing.T) {
 	cp.chat.SetSummary("SUMMARY-AUTO: the session went on after a manual compaction.")
 	r3 := cp.runCopilot([]ChatResponse{
 		ChatCall("view", map[string]any{"path": filepath.Join(cp.dir, "app.txt")}).Tokens(19000),
-		ChatCall("bash", map[string]any{"command": "echo after-auto-compaction", "description": "echo"}),
+		ChatCall("bash", map[string]any{"command": "touch after-auto-compaction.txt", "description": "touch"}),
 		ChatText("Done after auto-compaction."),
 	}, []string{"COPILOT_PROVIDER_MAX_PROMPT_TOKENS=20000"}, "--resume="+r1.ID, "-p", "look at app.txt again", "--yolo")
 	after := turns(r3.Requests)

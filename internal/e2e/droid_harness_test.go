@@ -72,6 +72,17 @@ func newDroidProject(t *testing.T) *droidProject {
 	return dp
 }
 
+// clientEnv is the environment Droid runs in: the test's HOME.
+func (dp *droidProject) clientEnv() []string {
+	var env []string
+	for _, kv := range dp.env {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "FACTORY_") && !strings.HasPrefix(kv, "DROID_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+dp.home, "FACTORY_DROID_AUTO_UPDATE_ENABLED=false", "NO_COLOR=1")
+}
+
 // droidRun is one run of `droid exec`.
 type droidRun struct {
 	Requests []ChatRequest
@@ -87,13 +98,7 @@ func (dp *droidProject) runDroid(responses []ChatResponse, args ...string) droid
 	defer cancel()
 	cmd := exec.CommandContext(ctx, dp.droid, args...)
 	cmd.Dir = dp.dir
-	var env []string
-	for _, kv := range dp.env {
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "FACTORY_") && !strings.HasPrefix(kv, "DROID_") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, "HOME="+dp.home, "FACTORY_DROID_AUTO_UPDATE_ENABLED=false", "NO_COLOR=1")
+	cmd.Env = dp.clientEnv()
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -214,9 +213,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 		t.Errorf("/compact changed the session id: %s -> %s", work.ID, cs.ID)
 	}
 	after := afterCompaction(t, cs.Turns[0].Requests, cs.Turns[1].Requests)
-	// The session's one handoff (PreCompact's, or its end's in its place)
-	// holds the work and the compaction's summary.
-	prePath := p.compactionHandoff(work.ID, summary)
+	prePath := p.preCompactHandoff(work.ID, summary)
 	names, all := p.handoffs()
 	t.Logf("handoffs after compaction: %v", names)
 	for _, want := range []string{"src/auth/token.go", "Add token refresh endpoint", "Write logout endpoint", summary} {
@@ -224,7 +221,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 			t.Errorf("no handoff holds %q; handoffs:\n%s", want, all)
 		}
 	}
-	pre := p.handoff([]string{filepath.Base(prePath)}, filepath.Base(prePath))
+	pre := p.handoff([]string{filepath.Base(prePath)}, "_pre-compact_")
 	for _, c := range []struct{ section, want string }{
 		{"Summary", summary},
 		{"Files touched", "src/auth/token.go"},
@@ -233,7 +230,7 @@ func TestContinuityAcrossCompaction(t *testing.T) {
 		{"Goal", goal},
 	} {
 		if !strings.Contains(pre[c.section], c.want) {
-			t.Errorf("the compacted session's handoff, section %q lacks %q; sections: %q", c.section, c.want, pre)
+			t.Errorf("pre-compact handoff, section %q lacks %q; sections: %q", c.section, c.want, pre)
 		}
 	}
 
@@ -305,67 +302,41 @@ func afterCompaction(t *testing.T, compacting, next []AnthropicRequest) Anthropi
 	return after[0]
 }
 
-// compactionHandoff returns the path, relative to the repository, of
-// session id's one handoff after its compaction: PreCompact's, or the one
-// its end wrote moments later in that file's place (issue 22: the same
-// work, uncommitted, only the summary new, replaces rather than adds). It
-// checks that the session left exactly one handoff in the work stream's
-// directory, a regular file, and that the compaction's summary is in it
-// (PostCompact's, or the transcript's): replacing the pre-compact handoff
-// must not lose it.
-func (p *project) compactionHandoff(id, summary string) string {
+// preCompactHandoff returns the path, relative to the repository, of the one
+// handoff PreCompact wrote for session id, checking that it is a file in the
+// work stream's handoff directory and that PostCompact put the compaction
+// summary into it.
+func (p *project) preCompactHandoff(id, summary string) string {
 	p.t.Helper()
 	names, _ := p.handoffs()
-	own := regexp.MustCompile(`_(pre-compact|session-end)_` + regexp.QuoteMeta(id[:8]) + `(~[0-9]+)?\.md$`)
-	var mine []string
+	var name string
 	for _, n := range names {
-		if own.MatchString(n) {
-			mine = append(mine, n)
+		if strings.HasSuffix(n, "_pre-compact_"+id[:8]+".md") {
+			if name != "" {
+				p.t.Fatalf("two pre-compact handoffs of session %.8s: %v", id, names)
+			}
+			name = n
 		}
 	}
-	if len(mine) != 1 {
-		p.t.Fatalf("session %.8s left %d handoffs after its compaction, want one (PreCompact's, or its end's in its place): %v", id, len(mine), names)
+	if name == "" {
+		p.t.Fatalf("no pre-compact handoff of session %.8s under thoughts/shared/handoffs/%s: %v", id, workStream, names)
 	}
-	rel := "thoughts/shared/handoffs/" + workStream + "/" + mine[0]
-	if fi, err := os.Lstat(filepath.Join(p.dir, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
-		p.t.Fatalf("handoff %s: %v", rel, err)
+	rel := "thoughts/shared/handoffs/" + workStream + "/" + name
+	if fi, err := os.Stat(filepath.Join(p.dir, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+		p.t.Fatalf("pre-compact handoff %s: %v", rel, err)
 	}
 	if text := p.read(rel); !strings.Contains(text, summary) {
-		p.t.Errorf("the compaction summary is lost: session %.8s's handoff %s lacks it:\n%s", id, rel, text)
+		p.t.Errorf("PostCompact did not put the compaction summary into %s:\n%s", rel, text)
 	}
 	return rel
-}
-
-// compactNamed returns the handoff of session id that ctx, the context
-// given after its compaction, names as the latest, failing when it names
-// none: PreCompact's, or, when the session had handed off the same work
-// moments before (a resumed session compacting first thing), that earlier
-// one, which PreCompact left as it was (issue 22: nothing new, nothing
-// written; PostCompact's summary goes into it). The file named may since
-// have given way to the session end's (see compactionHandoff): then it
-// must be gone, and now is the path compactionHandoff returned.
-func (p *project) compactNamed(ctx, id, now string) string {
-	p.t.Helper()
-	m := regexp.MustCompile(`thoughts/shared/handoffs/` + regexp.QuoteMeta(workStream) + `/\S+_(pre-compact|session-end)_` + regexp.QuoteMeta(id[:8]) + `(~[0-9]+)?\.md`).FindString(ctx)
-	if m == "" || !strings.Contains(ctx, m+" (latest handoff)") {
-		p.t.Errorf("the context after compaction does not name a handoff of session %.8s as the latest:\n%s", id, ctx)
-		return ""
-	}
-	if m != now {
-		if _, err := os.Lstat(filepath.Join(p.dir, filepath.FromSlash(m))); err == nil {
-			p.t.Errorf("the handoff %s is still there beside %s: the session's next one added a file instead of replacing it", m, now)
-		}
-	}
-	return m
 }
 
 // checkCompactContext checks what the model got in request r, the first
 // after a compaction of session id: our hook's SessionStart(compact) output,
 // verbatim, saying so, with the ledger's goal, now and next, naming the
 // handoff PreCompact wrote for this session (prePath), not the decoy; and
-// the client's own compaction summary. now is the session's handoff as
-// compactionHandoff found it. It returns the context.
-func (p *project) checkCompactContext(r AnthropicRequest, id, now, summary string) string {
+// the client's own compaction summary. It returns the context.
+func (p *project) checkCompactContext(r AnthropicRequest, id, prePath, summary string) string {
 	p.t.Helper()
 	ctx := p.sourceContext(r, id, "compact")
 	for _, want := range []string{
@@ -373,12 +344,12 @@ func (p *project) checkCompactContext(r AnthropicRequest, id, now, summary strin
 		"Goal: " + goal,
 		"Now: " + ledgerNow,
 		"Next:\n- " + ledgerNext,
+		prePath + " (latest handoff)",
 	} {
 		if !strings.Contains(ctx, want) {
 			p.t.Errorf("the context after compaction lacks %q:\n%s", want, ctx)
 		}
 	}
-	p.compactNamed(ctx, id, now)
 	for _, bad := range []string{decoyHandoff, decoySummary} {
 		if strings.Contains(ctx, bad) {
 			p.t.Errorf("the context after compaction holds the teammate's newer handoff (%q), not this session's:\n%s", bad, ctx)
@@ -432,7 +403,7 @@ func TestAutoCompaction(t *testing.T) {
 		t.Fatal("the client printed no compact_boundary event with trigger auto: it did not compact by itself")
 	}
 	after := afterCompaction(t, s.Turns[1].Requests, nil)
-	prePath := p.compactionHandoff(work.ID, autoSummary)
+	prePath := p.preCompactHandoff(work.ID, autoSummary)
 	if text := p.read(prePath); !strings.Contains(text, "trigger: \"auto\"") {
 		t.Errorf("the pre-compact handoff does not record trigger auto:\n%s", text)
 	}

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -249,7 +250,7 @@ func decodeKey(c *Config, key string, v *yaml.Node) error {
 // typeProblem says in words what a YAML type error means: "line 3: cannot
 // unmarshal !!str `lots` into int" is "must be a whole number, got lots".
 func typeProblem(e string) string {
-	m := typeError.FindStringSubmatch(e)
+	m := typeError().FindStringSubmatch(e)
 	if m == nil {
 		return e
 	}
@@ -270,7 +271,9 @@ func typeProblem(e string) string {
 }
 
 // typeError is yaml.v3's wording of a value of the wrong type.
-var typeError = regexp.MustCompile("cannot unmarshal !!(\\w+) (?:`([^`]*)` )?into (\\S+)")
+var typeError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("cannot unmarshal !!(\\w+) (?:`([^`]*)` )?into (\\S+)")
+})
 
 // wanted names the Go types of the configuration in words.
 var wanted = map[string]string{

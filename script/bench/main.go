@@ -561,8 +561,8 @@ func runStart(c config, bin, old, base, modRoot, tmp string, env []string, logf 
 			row{p: oldStart, ratio: ratio(oldStart, oldVersion, "its version") + "; " + ratio(oldStart, start2k, "this one")})
 	}
 	rows = append(rows, row{p: version2},
-		row{p: edit, ratio: ratio(edit, version2, "version"), target: "<= 2.5x version",
-			ok: pass(float64(edit.median()) <= 2.5*float64(version2.median()))})
+		row{p: edit, ratio: ratio(edit, version2, "version"), target: "<= 3x version",
+			ok: pass(float64(edit.median()) <= 3*float64(version2.median()))})
 	if old != "" {
 		rows = append(rows, row{p: oldVersion2},
 			row{p: oldEdit, ratio: ratio(oldEdit, oldVersion2, "its version") + "; " + ratio(oldEdit, edit, "this one")})

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/agent/copilot"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -202,26 +201,3 @@ func (Host) TranscriptRoots(getenv func(string) string, root string) []string {
 // TranscriptFiles are the files of the session whose transcript is at
 // path: the transcript, then its subagents' transcripts.
 func (Host) TranscriptFiles(path string) []string { return TranscriptFiles(path) }
-
-var _ agent.Shared = Host{}
-
-// Serving is the host a hook registered in Claude Code's settings really
-// serves. Copilot CLI runs the hooks of a project's .claude/settings.json
-// too (COPILOT_CLI=1 in their environment, which Claude Code never sets):
-// there the hook is Copilot's, never Claude Code's, so it steps aside
-// (nil) when continuity's own Copilot registration will answer the same
-// event, and otherwise acts as Copilot (its name on the handoffs, its
-// output shape).
-func (h Host) Serving(getenv func(string) string) agent.Host {
-	if getenv("COPILOT_CLI") != "1" {
-		return h
-	}
-	root := getenv("COPILOT_PROJECT_DIR")
-	if root == "" {
-		root = getenv("CLAUDE_PROJECT_DIR")
-	}
-	if copilot.Registered(getenv, root) {
-		return nil
-	}
-	return copilot.Claude(getenv)
-}

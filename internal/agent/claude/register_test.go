@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/agent/copilot"
 )
 
 func TestRegisterRewritesOlderForms(t *testing.T) {
@@ -115,37 +113,5 @@ func TestRegisteredNotesRejectedFile(t *testing.T) {
 	out, _, err := Host{}.Register(theirs, "continuity hook --agent claude")
 	if err != nil || !bytes.Contains(out, []byte(`"matcher": "", "hooks": [{"type": "command", "command": "./save.sh"}]`)) {
 		t.Errorf("their group changed (%v):\n%s", err, out)
-	}
-}
-
-// TestServingUnderCopilot: under Copilot CLI the hook of Claude Code's
-// registration acts as Copilot, or steps aside when Copilot's own
-// registration is there; under Claude Code it is Claude Code's.
-func TestServingUnderCopilot(t *testing.T) {
-	root, home := t.TempDir(), t.TempDir()
-	env := map[string]string{"COPILOT_HOME": home, "COPILOT_PROJECT_DIR": root}
-	getenv := func(k string) string { return env[k] }
-	if h := (Host{}).Serving(getenv); h == nil || h.Name() != "claude" {
-		t.Fatalf("outside Copilot: %v", h)
-	}
-	env["COPILOT_CLI"] = "1"
-	h := Host{}.Serving(getenv)
-	if h == nil || h.Name() != "copilot" {
-		t.Fatalf("under Copilot without its registration: %v", h)
-	}
-	payload := []byte(`{"hook_event_name":"SessionStart","session_id":"s1","cwd":"/r","source":"new"}`)
-	ev, err := h.Decode(payload)
-	if err != nil || ev.Kind != agent.Start || ev.Source != "startup" {
-		t.Fatalf("%+v %v", ev, err)
-	}
-	out, _ := h.Encode(ev, agent.Answer{Context: "continuity: x", Message: "m"})
-	if string(out) != `{"additionalContext":"continuity: x"}`+"\n" {
-		t.Errorf("output %s: not Copilot's flat shape", out)
-	}
-	hooks, _, _ := copilot.Host{}.Register(nil, "continuity hook --agent copilot")
-	os.MkdirAll(filepath.Join(root, ".github", "hooks"), 0o755)
-	os.WriteFile(filepath.Join(root, ".github", "hooks", "continuity.json"), hooks, 0o644)
-	if h := (Host{}).Serving(getenv); h != nil {
-		t.Errorf("with Copilot's own registration: %v, want nil (step aside)", h.Name())
 	}
 }

@@ -40,7 +40,32 @@ var (
 	_ agent.Refiner    = Host{}
 	_ agent.EventNamer = Host{}
 	_ agent.TrustNoter = Host{}
+	_ agent.Guest      = Host{}
 )
+
+// claudeRegistrant is the agent whose project registration Copilot CLI
+// also runs: it reads Claude Code's .claude/settings.json.
+const claudeRegistrant = "claude"
+
+// Hosting reports whether a hook registered for registrant runs under
+// Copilot CLI (COPILOT_CLI=1 in its environment, which Claude Code never
+// sets): there the hook is Copilot's, never Claude Code's. It steps aside
+// (nil) when continuity's own Copilot registration answers the same event,
+// and otherwise acts as Copilot (its name on the handoffs, its output
+// shape).
+func (Host) Hosting(registrant string, getenv func(string) string) (agent.Host, bool) {
+	if registrant != claudeRegistrant || getenv("COPILOT_CLI") != "1" {
+		return nil, false
+	}
+	root := getenv("COPILOT_PROJECT_DIR")
+	if root == "" {
+		root = getenv("CLAUDE_PROJECT_DIR")
+	}
+	if Registered(getenv, root) {
+		return nil, true
+	}
+	return Claude(getenv), true
+}
 
 // Claude is Copilot CLI running the hooks of Claude Code's registration,
 // with getenv its environment: Claude-format payloads, Copilot's output.
@@ -126,6 +151,8 @@ func (h Host) Decode(payload []byte) (agent.Event, error) {
 		Transcript: str("transcriptPath", "transcript_path")}
 	if h.claude {
 		ev.Name = str("", "hook_event_name")
+		// The same instant as the native payload's, as text.
+		ev.At, _ = time.Parse(time.RFC3339Nano, str("", "timestamp"))
 	} else if ms := p.Get("timestamp").Int(); ms > 0 {
 		ev.At = time.UnixMilli(ms)
 	}
@@ -144,6 +171,20 @@ func (h Host) Decode(payload []byte) (agent.Event, error) {
 		ev.Transcript = h.transcriptOf(ev.SessionID)
 	}
 	return ev, nil
+}
+
+// claudeNames are the native names of the events Copilot sends to the
+// hooks of a Claude-format registration: its events file records each
+// call under the native name.
+var claudeNames = map[string]string{"SessionStart": evSessionStart, "UserPromptSubmit": evPrompt,
+	"PostToolUse": evPostTool, "PreCompact": evPreCompact, "Stop": evAgentStop, "SessionEnd": evSessionEnd}
+
+// nativeName is the native name of an event called name in either format.
+func nativeName(name string) string {
+	if n := claudeNames[name]; n != "" {
+		return n
+	}
+	return name
 }
 
 // source is Copilot's session start source in continuity's words: a new
@@ -192,9 +233,14 @@ func (Host) Encode(ev agent.Event, a agent.Answer) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// flushWait bounds how long a hook waits for Copilot to write the events
-// up to its own call (it writes them about every half second, measured).
-const flushWait = 3 * time.Second
+// flushWait bounds how long a handoff waits for Copilot to write the
+// events up to its own call (it writes them about every half second,
+// measured); promptWait, how long a prompt's or tool result's hook waits
+// before a refresh (the person is waiting on it).
+const (
+	flushWait  = 3 * time.Second
+	promptWait = 1500 * time.Millisecond
+)
 
 // Refine decides whether a prompt or a tool result comes after a
 // compaction that took away what continuity injected: the session's events
@@ -205,19 +251,18 @@ const flushWait = 3 * time.Second
 func (h Host) Refine(ev agent.Event) agent.Event {
 	switch ev.Kind {
 	case agent.BeforePrompt:
-		// Copilot writes its events behind: a compaction with nothing
-		// after it in the file may have been followed by an injection or
-		// a new process (a resumed session's start, whose sessionStart
-		// injects) not written yet, so then, and only then, the events
-		// are read again once they reach this very call. A hook with no
-		// compaction unanswered, the common case, never waits.
+		// Copilot writes its events behind: a compaction last in the file
+		// may have been followed by an injection not written yet (this
+		// session's start a moment ago, the previous prompt's refresh), so
+		// before refreshing (only then: after a compaction) the events are
+		// read again once they reach this very call.
 		if ev.Compacted = h.compactedSinceInjection(ev.Transcript); ev.Compacted {
-			if h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait) {
+			if h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, promptWait) {
 				ev.Compacted = h.compactedSinceInjection(ev.Transcript)
 			}
 		}
 	case agent.BeforeCompact, agent.End:
-		h.awaitRecord(ev.Transcript, ev.Name, ev.At, flushWait)
+		h.awaitRecord(ev.Transcript, nativeName(ev.Name), ev.At, flushWait)
 	}
 	return ev
 }

@@ -47,7 +47,7 @@ func FuzzTranscript(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(fs.Files) > maxFiles || len(fs.Errors) > maxErrors || len(fs.Prompts) > maxPrompts {
+		if len(fs.Files) > transcript.MaxFiles || len(fs.Errors) > transcript.MaxErrors || len(fs.Prompts) > transcript.MaxPrompts {
 			t.Fatalf("unbounded facts: %+v", fs)
 		}
 	})

@@ -20,14 +20,14 @@ const ourPrefix = "continuity"
 
 // compactedSinceInjection reports whether the events at path show a
 // compaction (its start, or the preCompact hook announcing it) after the
-// last context continuity injected (a hook whose output's
-// additionalContext is continuity's) and after the start of the session's
-// latest process. Copilot compacts while the turn goes on: the hook of the
-// next tool result or prompt is the first that can give the model its
+// last context continuity injected (a hook whose output's additionalContext
+// is continuity's). Copilot compacts while the turn goes on: the hook of
+// the next tool result or prompt is the first that can give the model its
 // goal again. Only a regular file inside Copilot's session-state directory
-// is read, and only its last tailMax bytes: the compaction that matters is
-// a few records back.
-func (h Host) compactedSinceInjection(path string) (compacted bool) {
+// is read, and only its last tailMax bytes: the compaction that matters
+// is a few records back.
+func (h Host) compactedSinceInjection(path string) bool {
+	compacted := false
 	h.scanTail(path, func(rec []byte) bool {
 		switch recordSays(rec) {
 		case sawCompaction:
@@ -113,12 +113,6 @@ func recordSays(rec []byte) tailMark {
 	}
 	r := gjson.ParseBytes(rec)
 	switch r.Get("type").Str {
-	case "session.start", "session.resume":
-		// A new process of the session: its sessionStart hook gives the
-		// model the ledger afresh (an earlier injection is not kept
-		// across processes), so a compaction before it takes nothing
-		// away.
-		return sawInjection
 	case "session.compaction_start":
 		return sawCompaction
 	case "hook.start":

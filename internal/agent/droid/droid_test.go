@@ -68,7 +68,7 @@ func TestDecodeTranscript(t *testing.T) {
 	if want := []string{"made.txt", "app.txt"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files %q", f.Files)
 	}
-	if want := []string{"ls /nonexistent-e2e-dir && echo never"}; !reflect.DeepEqual(f.Commands, want) {
+	if len(f.Commands) != 0 { // ls and echo only look: left out
 		t.Errorf("commands %q", f.Commands)
 	}
 	if len(f.Errors) != 1 || f.Errors[0] != "`ls /nonexistent-e2e-dir && echo never`: exit 2: ls: cannot access '/nonexistent-e2e-dir': No such file or directory" {
