@@ -219,6 +219,12 @@ func TestRefineAfterCompaction(t *testing.T) {
 		{ours + pre + tool, true},
 		{ours + pre + tool + ours, false}, // refreshed already
 		{pre + ours, false},               // a session start after the compaction (resume)
+		// A resumed process whose sessionStart output is not written yet
+		// (the first prompt's hook runs beside it): that start gives the
+		// ledger afresh.
+		{pre + `{"type":"session.resume","data":{}}` + "\n" + `{"type":"hook.start","data":{"hookType":"sessionStart"}}` + "\n", false},
+		{`{"type":"session.start","data":{}}` + "\n" + tool, false},
+		{`{"type":"session.resume","data":{}}` + "\n" + pre + tool, true}, // compacted within the process
 		{theirs + pre, true},
 		{tool, false},
 	} {

@@ -21,7 +21,8 @@ const ourPrefix = "continuity"
 // compactedSinceInjection reports whether the events at path show a
 // compaction (its start, or the preCompact hook announcing it) after the
 // last context continuity injected (a hook whose output's additionalContext
-// is continuity's). Copilot compacts while the turn goes on: the hook of
+// is continuity's) and after the start of the session's latest process.
+// Copilot compacts while the turn goes on: the hook of
 // the next tool result or prompt is the first that can give the model its
 // goal again. Only a regular file inside Copilot's session-state directory
 // is read, and only its last tailMax bytes: the compaction that matters
@@ -113,6 +114,13 @@ func recordSays(rec []byte) tailMark {
 	}
 	r := gjson.ParseBytes(rec)
 	switch r.Get("type").Str {
+	case "session.start", "session.resume":
+		// A new process of the session: its sessionStart hook gives the
+		// model the ledger afresh (an earlier process's injection is not
+		// kept), so a compaction before it takes nothing away. Copilot
+		// may run the first prompt's hook beside sessionStart's and write
+		// that one's output after it; this record comes before both.
+		return sawInjection
 	case "session.compaction_start":
 		return sawCompaction
 	case "hook.start":
