@@ -159,20 +159,8 @@ func (Host) HookEvents() []string { return append([]string(nil), events...) }
 // SettingsPath is .factory/settings.json in the project, or the user's
 // ~/.factory/settings.json.
 func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
-	switch scope {
-	case agent.Project:
-		if root == "" {
-			return "", errors.New("droid: no repository for the project's settings")
-		}
-		return filepath.Join(root, ".factory", "settings.json"), nil
-	case agent.User:
-		h := home(getenv)
-		if h == "" {
-			return "", errors.New("droid: HOME is not set")
-		}
-		return filepath.Join(h, ".factory", "settings.json"), nil
-	}
-	return "", fmt.Errorf("droid: unknown scope %d", scope)
+	file := filepath.Join(".factory", "settings.json")
+	return install.Settings{Agent: "droid", Project: file, User: file, Home: home(getenv), HomeVar: "HOME"}.Path(scope, root)
 }
 
 // Register adds continuity's hooks to Droid settings, keeping every other
