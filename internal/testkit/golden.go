@@ -64,3 +64,18 @@ func Sample[T any](items []T, n int) []T {
 	}
 	return out
 }
+
+// AddFiles seeds f with each file that pattern (filepath.Glob's) matches.
+func AddFiles(f *testing.F, pattern string) {
+	paths, err := filepath.Glob(pattern)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
