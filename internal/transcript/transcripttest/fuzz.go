@@ -2,6 +2,7 @@ package transcripttest
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -42,4 +43,24 @@ func CheckFacts(t testing.TB, data []byte, fs *handoff.Facts) {
 			t.Errorf("empty file path in %q", fs.Files)
 		}
 	}
+}
+
+// FuzzRecords fuzzes a host's decoder with one record at a time, seeded
+// with the lines of the recorded transcript at path: the record three
+// times over never panics the decoder, and CheckFacts holds of what it
+// reads.
+func FuzzRecords(f *testing.F, path string, newDecoder func() transcript.Decoder) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	AddLines(f, b)
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		data := bytes.Repeat(append(rec, '\n'), 3)
+		fs, err := transcript.Read(bytes.NewReader(data), newDecoder())
+		if err != nil {
+			return
+		}
+		CheckFacts(t, data, fs)
+	})
 }
