@@ -79,3 +79,14 @@ func AddFiles(f *testing.F, pattern string) {
 		f.Add(b)
 	}
 }
+
+// ReadFile is the content of the file at path; a file that cannot be
+// read fails the test.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

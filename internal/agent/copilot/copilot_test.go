@@ -11,17 +11,13 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // sample reads a payload or transcript recorded from Copilot CLI 1.0.102.
 func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "copilot", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testkit.ReadFile(t, filepath.Join("testdata", "copilot", name))
 }
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
