@@ -72,11 +72,11 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	}
 	warn := fw.lines
 	read := readLine(facts)
-	activity := activityHash(facts)
+	work, talk := activityHash(facts), talkHash(facts)
 	if r.SkipIfSame && idle(facts) && !fw.refused {
 		return Written{Read: read, Message: "nothing happened in this session; no handoff", Files: facts.Files}, nil
 	}
-	if r.Event != "manual" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
+	if r.Event == "session-end" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
 		if r.AgentSession != "" {
 			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
@@ -88,15 +88,21 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff", Files: facts.Files}, nil
 	}
 	var prev localstate.Session
+	// The same work and talk as the session's previous handoff: nothing
+	// new at its end. The same work, only the talk new, moments after the
+	// session's uncommitted previous end: the new handoff takes its place
+	// (a compaction's or a recovery's handoff stays: each is a moment of
+	// its own).
 	replace := ""
 	if r.AgentSession != "" {
 		prev = p.Local.LoadSession(r.AgentSession)
-		if prev.HandoffHash == activity && prev.Handoff != "" {
+		prevWork, prevTalk, _ := strings.Cut(prev.HandoffHash, ".")
+		if prev.Handoff != "" && prevWork == work {
 			switch {
+			case r.SkipIfSame && prevTalk == talk:
+				return Written{Read: read, Message: "nothing new since " + prev.Handoff}, nil
 			case replaceable(p, prev.Handoff, e.Now):
 				replace = prev.Handoff
-			case r.SkipIfSame:
-				return Written{Read: read, Message: "nothing new since " + prev.Handoff, Files: facts.Files}, nil
 			}
 		}
 	}
@@ -145,7 +151,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	}
 	if r.AgentSession != "" {
 		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
-			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, activity, content
+			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, work+"."+talk, content
 		}); err != nil {
 			warn = append(warn, "local state: "+err.Error())
 		}
@@ -375,8 +381,8 @@ func mergeCommits(seen, fromGit []handoff.Commit) []handoff.Commit {
 }
 
 // activityHash fingerprints the work a transcript says was done (not the
-// conversation about it), to tell whether anything is new since the last
-// handoff.
+// conversation about it: see talkHash), to tell whether any work is new
+// since the last handoff.
 func activityHash(f *handoff.Facts) string {
 	b, _ := json.Marshal(struct {
 		Files, Outside, Commands, Errors []string
@@ -388,16 +394,24 @@ func activityHash(f *handoff.Facts) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// contentHash fingerprints what a handoff says apart from its time, what
-// triggered it (its name, event, trigger, reason) and the marks of what is
-// new since the one before: a session end that follows a compaction with
-// nothing new says nothing new.
+// contentHash fingerprints what a handoff says apart from its time (and
+// its name, which is not in it) and the marks of what is new since the
+// one before.
 func contentHash(h *handoff.Handoff) string {
 	c := *h
 	c.Created = time.Time{}
-	c.Event, c.Trigger, c.Reason = "", "", ""
 	c.NewDecisions = nil
 	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// talkHash fingerprints the conversation: the prompts and the last reply.
+func talkHash(f *handoff.Facts) string {
+	b, _ := json.Marshal(struct {
+		Prompts []string
+		Last    string
+	}{f.Prompts, f.LastAssistant})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
@@ -443,12 +457,16 @@ func replaceWith(p *workspace.Workspace, old, path string, warn *[]string) strin
 const replaceWindow = 10 * time.Minute
 
 // replaceable reports whether the handoff at rel (the session's previous
-// one) may give way to a new one: written (by its name) within
-// replaceWindow, and never
+// one) may give way to a new one: a session's end (not a compaction's nor
+// a recovery's), written (by its name) within replaceWindow, and never
 // committed (git does not track it; without git nothing is committed).
 func replaceable(p *workspace.Workspace, rel string, now time.Time) bool {
-	written, _, ok := handoff.NameTime(path.Base(rel))
-	if !ok || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
+	base := path.Base(rel)
+	if strings.Contains(base, "_pre-compact_") || strings.Contains(base, "_recovered_") {
+		return false
+	}
+	written, _, named := handoff.NameTime(base)
+	if !named || now.Sub(written) > replaceWindow || written.Sub(now) > replaceWindow {
 		return false
 	}
 	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {

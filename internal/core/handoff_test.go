@@ -64,38 +64,67 @@ func TestWriteHandoff(t *testing.T) {
 	if w3, err := WriteHandoff(r.p, e, end); err != nil || w3.Path != "" {
 		t.Errorf("session end with nothing new: %+v, %v", w3, err)
 	}
-	// A new prompt, no new work, a minute after the uncommitted previous
-	// handoff: the new one takes its place.
-	f, err := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	// A new prompt, no new work, after the compaction's handoff: a new
+	// handoff of the session's end (a compaction's handoff is a moment of
+	// its own, never replaced).
+	appendLine := func(path, line string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line + "\n")
+		f.Close()
+	}
+	appendLine(tr, `{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}`)
+	w4, err := WriteHandoff(r.p, e, end)
+	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || strings.Contains(w4.Message, "in place of") {
+		t.Errorf("session end after a new prompt, after a compaction: %+v, %v", w4, err)
+	}
+	contains(t, "the session end's handoff", r.read(w4.Path), "now the logout endpoint")
+	if w, err := WriteHandoff(r.p, e, end); err != nil || w.Path != "" {
+		t.Errorf("the session's end again, nothing new: %+v, %v", w, err)
+	}
+	// Another session's end, then its end again a minute later with only a
+	// new prompt: the second takes the place of the first (uncommitted).
+	trData, err := os.ReadFile(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"type":"user","message":{"role":"user","content":"now the logout endpoint"},"uuid":"u-new"}` + "\n")
-	f.Close()
-	w4, err := WriteHandoff(r.p, e, end)
-	if err != nil || !strings.HasSuffix(w4.Path, "_session-end_163a3853.md") || !strings.Contains(w4.Message, "in place of "+want) {
-		t.Errorf("session end after a new prompt: %+v, %v", w4, err)
+	tr2 := filepath.Join(filepath.Dir(tr), "second.jsonl")
+	os.WriteFile(tr2, trData, 0o644)
+	end2 := Request{Name: "auth", Event: "session-end", Reason: "other", AgentSession: "second", Transcript: tr2, SkipIfSame: true}
+	first, err := WriteHandoff(r.p, e, end2)
+	if err != nil || first.Path == "" {
+		t.Fatalf("the second session's end: %+v, %v", first, err)
 	}
-	if got := handoffsOf(t, r, "auth"); len(got) != 1 || !strings.HasSuffix(got[0], w4.Path[strings.LastIndex(w4.Path, "/"):]) {
-		t.Errorf("handoffs %q, want the session end's alone", got)
+	appendLine(tr2, `{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-docs"}`)
+	e.Now = e.Now.Add(time.Minute)
+	again, err := WriteHandoff(r.p, e, end2)
+	if err != nil || again.Path == "" || !strings.Contains(again.Message, "in place of "+first.Path) {
+		t.Errorf("the second session's end again: %+v, %v", again, err)
 	}
-	contains(t, "the replacing handoff", r.read(w4.Path), "now the logout endpoint")
-	// Committed, it is never rewritten: new work after it adds a handoff.
+	if got := handoffsOf(t, r, "auth"); len(got) != 3 {
+		t.Errorf("handoffs %q, want the compaction's, the first session's end and the second session's latest", got)
+	}
+	contains(t, "the replacing handoff", r.read(again.Path), "and the docs")
+	// Committed, it is never rewritten: a new prompt after it adds a
+	// handoff of the session's end; a compaction moments later takes the
+	// place of that one (not committed), never of the committed one.
 	r.git("add", "thoughts")
 	r.git("commit", "-q", "-m", "handoffs")
-	f, _ = os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"type":"user","message":{"role":"user","content":"and the docs"},"uuid":"u-new2"}` + "\n")
-	f.Close()
+	appendLine(tr2, `{"type":"user","message":{"role":"user","content":"and the tests"},"uuid":"u-tests"}`)
 	e.Now = e.Now.Add(time.Minute)
-	if w5, err := WriteHandoff(r.p, e, end); err != nil || w5.Path != "" {
-		t.Errorf("a prompt after a committed handoff, no new work: %+v, %v", w5, err)
+	w5, err := WriteHandoff(r.p, e, end2)
+	if err != nil || w5.Path == "" || strings.Contains(w5.Message, "in place of") {
+		t.Errorf("a prompt after a committed handoff: %+v, %v", w5, err)
 	}
-	pre := preCompact(tr)
-	if w6, err := WriteHandoff(r.p, e, pre); err != nil || w6.Path == "" || strings.Contains(w6.Message, "in place of") {
-		t.Errorf("a compaction after a committed handoff: %+v, %v", w6, err)
+	pre2 := end2
+	pre2.Event, pre2.Trigger, pre2.Reason, pre2.SkipIfSame = "pre-compact", "auto", "", false
+	if w6, err := WriteHandoff(r.p, e, pre2); err != nil || w6.Path == "" || !strings.Contains(w6.Message, "in place of "+w5.Path) {
+		t.Errorf("a compaction moments after an uncommitted end: %+v, %v", w6, err)
 	}
-	if n := len(handoffsOf(t, r, "auth")); n != 2 {
-		t.Errorf("%d handoffs, want the committed one and the new one", n)
+	if got := handoffsOf(t, r, "auth"); len(got) != 4 || !strings.HasSuffix(got[len(got)-1], "_pre-compact_second.md") && !strings.Contains(strings.Join(got, " "), "_pre-compact_second.md") {
+		t.Errorf("handoffs %q, want the three committed ones and the compaction's", got)
 	}
 }
 
@@ -127,11 +156,9 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 		`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"It is 4."}]},"uuid":"a2"}`,
 	}, "\n")+"\n"), 0o644)
 	before := r.read("thoughts/ledgers/CONTINUITY_auth.md")
-	for _, ev := range []string{"session-end", "pre-compact"} {
-		w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: ev, AgentSession: "chat", Transcript: chat, SkipIfSame: ev == "session-end"})
-		if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
-			t.Errorf("a chat-only session's %s: %+v, %v", ev, w, err)
-		}
+	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "chat", Transcript: chat, SkipIfSame: true})
+	if err != nil || w.Path != "" || !strings.Contains(w.Message, "nothing of substance") {
+		t.Errorf("a chat-only session's end: %+v, %v", w, err)
 	}
 	if after := r.read("thoughts/ledgers/CONTINUITY_auth.md"); after != before {
 		t.Errorf("a chat-only session rewrote the ledger:\n%s", after)
@@ -147,6 +174,11 @@ func TestWriteHandoffIdleAndManual(t *testing.T) {
 	}
 	if n := len(handoffsOf(t, r, "auth")); n != 2 {
 		t.Errorf("%d manual handoffs, want 2", n)
+	}
+	// A chat-only session's compaction is another matter: its context is
+	// about to be lost, and PostCompact adds the summary to the handoff.
+	if w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "chat", Transcript: chat}); err != nil || w.Path == "" {
+		t.Errorf("a chat-only session's compaction: %+v, %v", w, err)
 	}
 	// A missing transcript: written from the ledger, the problem named.
 	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "c", Transcript: "/nonexistent/t.jsonl"})

@@ -87,7 +87,7 @@ func TestCodexContinuity(t *testing.T) {
 	t.Logf("handoffs: %v", names)
 	requireAll(t, "the handoffs", all,
 		"src/token.go", "app.txt", "docs/notes.md", // the patched files
-		"mkdir -p src", "ls does-not-exist", "git status --short", // the commands
+		"mkdir -p src", "ls does-not-exist", // the commands (git status only looks: left out; ls failed: an error)
 		"exit 2", "missing.txt", // the failing command and the refused patch
 		codexSummary, codexReply)
 	pre := cp.handoff([]string{filepath.Base(prePath)}, "_pre-compact_")
@@ -158,8 +158,12 @@ func TestCodexClaudeHandoff(t *testing.T) {
 		t.Fatalf("the Codex session %.8s wrote no handoff with its reply: %v", cx.ID, names)
 	}
 
-	// Claude Code starts with it.
-	cl := cp.runClaude([]AnthropicResponse{AnthropicText(claudeReply)}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
+	// Claude Code starts with it, and works (a session with nothing of
+	// substance would write no handoff to hand on).
+	cl := cp.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": filepath.Join(cp.dir, "src", "auth", "logout.go"), "content": "package auth\n"}),
+		AnthropicText(claudeReply),
+	}, "-p", "pick up where the last session stopped", "--allowedTools", tools)
 	ctx := strings.Join(cp.firstContexts(cl, cl.ID), "\n")
 	requireAll(t, "Claude Code's context", ctx, goal, ledgerNow, codexReply, "Codex")
 

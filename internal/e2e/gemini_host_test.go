@@ -130,7 +130,8 @@ func TestGeminiHostWithRealClient(t *testing.T) {
 		}
 	}
 	check("files", slices.Equal(f.Files, []string{"src/auth/token.go", "README.md"}))
-	check("the failing command", slices.Contains(f.Commands, geminiFailing) && len(f.Errors) == 1 && strings.Contains(f.Errors[0], geminiFailing))
+	// ls only looks: left out of the commands (counted), its failure an error.
+	check("the failing command", !slices.Contains(f.Commands, geminiFailing) && f.LookOnly > 0 && len(f.Errors) == 1 && strings.Contains(f.Errors[0], geminiFailing))
 	check("prompts", slices.Equal(f.Prompts, []string{"add the token refresh endpoint", "go on with the logout endpoint"}))
 	check("last reply", f.LastAssistant == "Resumed after the compression.")
 	check("snapshot", f.CompactSummary == geminiSnapshot)

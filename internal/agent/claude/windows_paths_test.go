@@ -13,7 +13,8 @@ import (
 // natively, its hooks through Git Bash): the payload keeps them as they
 // are, and files inside the project are listed relative to it, with
 // forward slashes (a handoff reads the same whichever system wrote it),
-// whatever the drive letter's case; a path on another drive stays whole.
+// whatever the drive letter's case; a path on another drive is listed
+// apart, whole.
 func TestWindowsPaths(t *testing.T) {
 	p, err := decodePayload([]byte(`{"hook_event_name":"SessionStart","session_id":"s","source":"startup",` +
 		`"cwd":"C:\\Users\\dev\\proj","transcript_path":"C:\\Users\\dev\\.claude\\projects\\C--Users-dev-proj\\s.jsonl"}`))
@@ -34,7 +35,10 @@ func TestWindowsPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"src/a.go", "docs/b.md", "D:/elsewhere/c.txt"}; !reflect.DeepEqual(f.Files, want) {
+	if want := []string{"src/a.go", "docs/b.md"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files = %q, want %q", f.Files, want)
+	}
+	if want := []string{"D:/elsewhere/c.txt"}; !reflect.DeepEqual(f.Outside, want) {
+		t.Errorf("outside = %q, want %q", f.Outside, want)
 	}
 }
