@@ -33,3 +33,18 @@ func (s Settings) Path(scope agent.Scope, root string) (string, error) {
 	}
 	return "", fmt.Errorf("%s: unknown scope %d", s.Agent, scope)
 }
+
+// AgentStatus is what settings register for agent name: the continuity
+// command of each event, and as stale each registration in an older form
+// (see Stale), said as "EVENT runs …, without --agent NAME".
+func AgentStatus(settings []byte, name string, events ...string) (agent.Status, error) {
+	st, err := Status(settings, events...)
+	if err != nil {
+		return agent.Status{}, err
+	}
+	out := agent.Status{Events: st}
+	for _, ev := range Stale(st, events, name) {
+		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
+	}
+	return out, nil
+}

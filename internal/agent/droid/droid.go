@@ -8,7 +8,6 @@ package droid
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,13 +177,5 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // Registered reports the command registered for each event and those in
 // an older form. Droid needs no trust for a project's hooks.
 func (Host) Registered(settings []byte) (agent.Status, error) {
-	st, err := install.Status(settings, events...)
-	if err != nil {
-		return agent.Status{}, err
-	}
-	out := agent.Status{Events: st}
-	for _, ev := range install.Stale(st, events, "droid") {
-		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent droid", ev, st[ev]))
-	}
-	return out, nil
+	return install.AgentStatus(settings, "droid", events...)
 }
