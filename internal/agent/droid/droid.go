@@ -8,7 +8,6 @@ package droid
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -128,16 +127,7 @@ func (Host) NewDecoder(root string, red func(string) string) transcript.Decoder 
 }
 
 // home is where Droid keeps .factory: FACTORY_HOME_OVERRIDE, else HOME.
-func home(getenv func(string) string) string {
-	if h := getenv("FACTORY_HOME_OVERRIDE"); h != "" {
-		return h
-	}
-	if h := getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
+func home(getenv func(string) string) string { return agent.Home(getenv, "FACTORY_HOME_OVERRIDE") }
 
 // TranscriptDir is where Droid keeps every project's sessions:
 // ~/.factory/sessions/<cwd, / as ->/<session id>.jsonl.
