@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/continuity-md/continuity/internal/transcript/transcripttest"
 )
@@ -52,24 +51,7 @@ func FuzzResume(f *testing.F) {
 	f.Add([]byte(prompt("a")+"\n"+prompt("b")+prompt("c")+"\n"), uint(5))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
 		cut %= uint(len(data) + 1)
-		path := filepath.Join(t.TempDir(), "t.jsonl")
-		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, cp, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fh.Write(data[cut:])
-		fh.Close()
-		got, _, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, cp, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, _ := resumed(t, "/home/dev/proj", data[:cut], data[cut:], os.O_APPEND)
 		want, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if err != nil {
 			t.Fatal(err)
