@@ -90,3 +90,15 @@ func ReadFile(t testing.TB, path string) []byte {
 	}
 	return b
 }
+
+// Dir is the folder the environment variable name gives: files a test
+// reads that are not committed (other people's, collected by hand). A
+// test without it is skipped.
+func Dir(t testing.TB, name string) string {
+	t.Helper()
+	dir := os.Getenv(name)
+	if dir == "" {
+		t.Skip(name + " names no folder")
+	}
+	return dir
+}
