@@ -1,19 +1,15 @@
 package handoff
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestLatestByDate: a Continuous-Claude folder's newest handoff is the
 // newest by date, whatever the names' alphabetical order, the .yaml ones
 // included; files without a date are not handoffs.
 func TestLatestByDate(t *testing.T) {
-	dir := testkit.TempDir(t)
 	files := map[string]string{
 		// Sorts last by name; written first.
 		"2026-10-14T20-00-00Z_session-end_aaaaaaaa.md": "---\ncreated: \"2026-10-14T20:00:00.000Z\"\n---\n",
@@ -25,17 +21,9 @@ func TestLatestByDate(t *testing.T) {
 		"scratch.md":                   "no date at all\n",
 		"undated.yml":                  "goal: y\n",
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := Latest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Base(got) != "2026-10-15_09-30_override-endpoint.yaml" {
-		t.Errorf("Latest = %s", filepath.Base(got))
+	dir, got := latest(t, files)
+	if got != "2026-10-15_09-30_override-endpoint.yaml" {
+		t.Errorf("Latest = %s", got)
 	}
 	var names []string
 	for _, f := range Files(dir) {

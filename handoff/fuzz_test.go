@@ -1,23 +1,17 @@
 package handoff
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // FuzzParse checks that any bytes parse or fail cleanly, and that a
 // rendered handoff always parses back with its sections.
 func FuzzParse(f *testing.F) {
-	paths, _ := filepath.Glob("testdata/golden/*.md")
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src)
-	}
+	testkit.AddFiles(f, filepath.Join("testdata", "golden", "*.md"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := Parse(src)
 		if err != nil {

@@ -103,6 +103,9 @@ func IsFile(name string) bool {
 // time of day, or only a date, so their times are approximate (the file's
 // own date, when it has one, decides).
 func NameTime(name string) (t time.Time, exact, ok bool) {
+	if t, ok := ownNameTime(name); ok {
+		return t, true, true
+	}
 	if m := handoffName().FindStringSubmatch(name); m != nil {
 		t, err := time.Parse(nameTime, m[1][:len(nameTime)])
 		return t, err == nil, err == nil
@@ -122,6 +125,48 @@ func NameTime(name string) (t time.Time, exact, ok bool) {
 	}
 	t, err := time.Parse(layout, s)
 	return t, false, err == nil
+}
+
+// ownNameTime reads the time of a name in continuity's own form (what
+// handoffName matches) without the regular expression, which a start
+// would otherwise compile for the one name it checks.
+func ownNameTime(name string) (time.Time, bool) {
+	if len(name) < len(nameTime) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(nameTime, name[:len(nameTime)])
+	if err != nil {
+		return time.Time{}, false
+	}
+	rest, found := strings.CutSuffix(name[len(nameTime):], ".md")
+	if !found {
+		return time.Time{}, false
+	}
+	if i := strings.LastIndexByte(rest, '~'); i >= 0 {
+		n := rest[i+1:]
+		if len(n) < 1 || len(n) > 9 || strings.Trim(n, "0123456789") != "" {
+			return time.Time{}, false
+		}
+		rest = rest[:i]
+	}
+	event, id, ok := strings.Cut(strings.TrimPrefix(rest, "_"), "_")
+	if !strings.HasPrefix(rest, "_") || !ok || !nameWord(event) || !nameWord(id) {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// nameWord reports a non-empty run of [a-z0-9-].
+func nameWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is one handoff file with the time it is ordered by.

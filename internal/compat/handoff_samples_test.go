@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestSampleHandoffs measures, on a tree of real handoffs collected from
@@ -13,10 +14,7 @@ import (
 // how many are dated and parsed into a goal, what to do now and next.
 // Without CC_HANDOFFS it is skipped.
 func TestSampleHandoffs(t *testing.T) {
-	dir := os.Getenv("CC_HANDOFFS")
-	if dir == "" {
-		t.Skip("CC_HANDOFFS not set")
-	}
+	dir := testkit.Dir(t, "CC_HANDOFFS")
 	var n, dated, parsed, withNext int
 	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !handoff.IsFile(d.Name()) {

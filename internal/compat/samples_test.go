@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -19,10 +20,7 @@ import (
 // front matter on import, and how many are left duplicated in the body.
 // Without CC_SAMPLES it is skipped.
 func TestSampleCounts(t *testing.T) {
-	dir := os.Getenv("CC_SAMPLES")
-	if dir == "" {
-		t.Skip("CC_SAMPLES not set")
-	}
+	dir := testkit.Dir(t, "CC_SAMPLES")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	var ledgers, understood, imported, items, reached, dups int
 	for _, f := range files {

@@ -16,6 +16,7 @@ import (
 	"github.com/continuity-md/continuity/internal/agent/claude"
 	"github.com/continuity-md/continuity/internal/agent/codex"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -29,10 +30,7 @@ import (
 //
 //	CONTINUITY_CORPUS=/tmp/corpus go test ./internal/core -run TestCorpusTable -v
 func TestCorpusTable(t *testing.T) {
-	dir := os.Getenv("CONTINUITY_CORPUS")
-	if dir == "" {
-		t.Skip("CONTINUITY_CORPUS names no directory of transcripts")
-	}
+	dir := testkit.Dir(t, "CONTINUITY_CORPUS")
 	hosts := map[string]agent.Host{"claude": claude.Host{}, "codex": codex.Host{}, "gemini": gemini.Host{}}
 	type row struct {
 		sessions, unread                                int

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,50 +54,28 @@ const logHead = 8 << 10
 // Only the head of each file is read (see logHead), a stream at a time by
 // as many readers as the machine has cores.
 func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
-	var names []string
-	for _, name := range Names(p) {
-		if q.Stream == "" || name == q.Stream {
-			names = append(names, name)
-		}
-	}
 	loose := hasLoose(p.HandoffDir)
-	perStream := make([][]LogEntry, len(names))
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(names)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]byte, logHead)
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(names) {
-					return
-				}
-				var es []LogEntry
-				if loose {
-					// Handoffs outside any stream's folder are attributed
-					// by reading them: the project knows how.
-					for _, f := range p.HandoffFiles(names[i]) {
-						if e, ok := slowEntry(p, f); ok {
-							es = append(es, e)
-						}
+	perStream := byStream(p, q.Stream, func() func(string) []LogEntry {
+		buf := make([]byte, logHead)
+		return func(name string) []LogEntry {
+			var es []LogEntry
+			if loose {
+				// Handoffs outside any stream's folder are attributed
+				// by reading them: the project knows how.
+				for _, f := range p.HandoffFiles(name) {
+					if e, ok := slowEntry(p, f); ok {
+						es = append(es, e)
 					}
-				} else if dir, err := p.StreamHandoffDir(names[i]); err == nil {
-					es = readStream(p, dir, buf)
 				}
-				for j := range es {
-					es[j].Stream = names[i]
-				}
-				perStream[i] = es
+			} else if dir, err := p.StreamHandoffDir(name); err == nil {
+				es = readStream(p, dir, buf)
 			}
-		}()
-	}
-	wg.Wait()
+			for j := range es {
+				es[j].Stream = name
+			}
+			return es
+		}
+	})
 	var out []LogEntry
 	for _, es := range perStream {
 		for _, e := range es {
@@ -109,33 +88,82 @@ func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
 	return out
 }
 
-// readStream reads the head of each handoff in a stream's folder.
-func readStream(p *workspace.Workspace, dir string, buf []byte) []LogEntry {
+// byStream returns what a reader makes of each work stream (of only, when
+// it is not ""), in the streams' order. The streams are shared among as
+// many readers as the machine has cores; newReader makes each reader, so
+// that it can keep its own buffers.
+func byStream[T any](p *workspace.Workspace, only string, newReader func() func(name string) T) []T {
+	var names []string
+	for _, name := range Names(p) {
+		if only == "" || name == only {
+			names = append(names, name)
+		}
+	}
+	out := make([]T, len(names))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			read := newReader()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(names) {
+					return
+				}
+				out[i] = read(names[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// eachHandoff calls fn for each handoff in a stream's folder, in name
+// order, with the open folder d (which reads a regular file) and whether
+// the entry is a symbolic link (which safefile follows, within the
+// repository). Entries of any other kind are passed over.
+func eachHandoff(dir string, fn func(d *heads, name, path string, link bool)) {
 	d, err := openHeads(dir)
 	if err != nil {
-		return nil
+		return
 	}
 	defer d.close()
-	var es []LogEntry
+	slices.SortFunc(d.entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, ent := range d.entries {
 		name := ent.Name()
 		if !handoff.IsFile(name) {
 			continue
 		}
-		path := filepath.Join(dir, name)
+		switch t := ent.Type(); {
+		case t.IsRegular():
+			fn(d, name, filepath.Join(dir, name), false)
+		case t&os.ModeSymlink != 0:
+			fn(d, name, filepath.Join(dir, name), true)
+		}
+	}
+}
+
+// readStream reads the head of each handoff in a stream's folder.
+func readStream(p *workspace.Workspace, dir string, buf []byte) []LogEntry {
+	var es []LogEntry
+	eachHandoff(dir, func(d *heads, name, path string, link bool) {
 		var e LogEntry
 		ok := false
-		if ent.Type().IsRegular() {
-			if head, read := d.head(name, buf); read {
-				e, ok = headEntry(p, path, head)
-			}
-		} else if ent.Type()&os.ModeSymlink != 0 {
-			e, ok = slowEntry(p, path) // safefile follows it, within the repository
+		if link {
+			e, ok = slowEntry(p, path)
+		} else if head, read := d.head(name, buf); read {
+			e, ok = headEntry(p, path, head)
 		}
 		if ok {
 			es = append(es, e)
 		}
-	}
+	})
 	return es
 }
 

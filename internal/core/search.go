@@ -4,12 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -44,36 +39,12 @@ type Hit struct {
 // its front matter is read only when it has a hit and a filter asks.
 // Streams are searched by as many readers as the machine has cores.
 func Search(p *workspace.Workspace, q Query) []Hit {
-	var names []string
-	for _, name := range Names(p) {
-		if q.Session == "" || name == q.Session {
-			names = append(names, name)
-		}
-	}
 	m := newMatcher(q.Text)
 	loose := hasLoose(p.HandoffDir)
-	perStream := make([][]Hit, len(names))
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(names)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := searcher{p: p, q: q, m: m}
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(names) {
-					return
-				}
-				perStream[i] = s.stream(names[i], loose)
-			}
-		}()
-	}
-	wg.Wait()
+	perStream := byStream(p, q.Session, func() func(string) []Hit {
+		s := searcher{p: p, q: q, m: m}
+		return func(name string) []Hit { return s.stream(name, loose) }
+	})
 	hits := []Hit{}
 	for _, hs := range perStream {
 		hits = append(hits, hs...)
@@ -125,35 +96,19 @@ func (s *searcher) streamAll(name string, loose bool) []Hit {
 	if err != nil {
 		return s.hits
 	}
-	d, err := openHeads(dir)
-	if err != nil {
-		return s.hits
-	}
-	defer d.close()
-	ents := d.entries
-	slices.SortFunc(ents, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for _, ent := range ents {
-		fname := ent.Name()
-		if !handoff.IsFile(fname) {
-			continue
-		}
-		path := filepath.Join(dir, fname)
+	eachHandoff(dir, func(d *heads, fname, path string, link bool) {
 		var src []byte
-		switch {
-		case ent.Type().IsRegular():
-			var ok bool
-			if src, ok = d.whole(fname, &s.buf, safefile.DefaultMaxSize); !ok {
-				continue
-			}
-		case ent.Type()&os.ModeSymlink != 0:
-			if src, err = safefile.Read(path, p.WriteOptions()); err != nil {
-				continue
-			}
-		default:
-			continue
+		ok := false
+		if link {
+			src, err = safefile.Read(path, p.WriteOptions())
+			ok = err == nil
+		} else {
+			src, ok = d.whole(fname, &s.buf, safefile.DefaultMaxSize)
 		}
-		s.handoff(src, path, name)
-	}
+		if ok {
+			s.handoff(src, path, name)
+		}
+	})
 	return s.hits
 }
 

@@ -64,3 +64,41 @@ func Sample[T any](items []T, n int) []T {
 	}
 	return out
 }
+
+// AddFiles seeds f with each file that pattern (filepath.Glob's) matches.
+func AddFiles(f *testing.F, pattern string) {
+	paths, err := filepath.Glob(pattern)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// ReadFile is the content of the file at path; a file that cannot be
+// read fails the test.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Dir is the folder the environment variable name gives: files a test
+// reads that are not committed (other people's, collected by hand). A
+// test without it is skipped.
+func Dir(t testing.TB, name string) string {
+	t.Helper()
+	dir := os.Getenv(name)
+	if dir == "" {
+		t.Skip(name + " names no folder")
+	}
+	return dir
+}

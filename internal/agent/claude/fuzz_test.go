@@ -2,12 +2,12 @@ package claude
 
 import (
 	"bytes"
-	"github.com/continuity-md/continuity/internal/transcript"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
+
+	"github.com/continuity-md/continuity/internal/transcript/transcripttest"
 )
 
 // FuzzReadTranscript feeds the reader lines from the recorded transcripts,
@@ -21,11 +21,7 @@ func FuzzReadTranscript(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, line := range bytes.SplitAfter(src, []byte("\n")) {
-			if len(line) < 4096 {
-				f.Add(line)
-			}
-		}
+		transcripttest.AddLines(f, src)
 	}
 	f.Add([]byte(toolUse("a", "TodoWrite", `{"todos":[{"content":"x","status":"completed"}]}`) + "\n" + result("a", "ok")))
 	f.Add([]byte(toolUse("a", "Edit", `{"file_path":"/home/dev/proj/x"}`) + "\n" + result("a", "ok") + "\n"))
@@ -34,25 +30,7 @@ func FuzzReadTranscript(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Bytes != int64(len(data)) {
-			t.Errorf("read %d of %d bytes", a.Bytes, len(data))
-		}
-		lines := bytes.Count(data, []byte("\n"))
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			lines++
-		}
-		if a.Lines != lines {
-			t.Errorf("counted %d lines, want %d", a.Lines, lines)
-		}
-		if len(a.Files) > transcript.MaxFiles || len(a.Tasks) > transcript.MaxTasks || len(a.Commands) > transcript.MaxCommands ||
-			len(a.Errors) > transcript.MaxErrors || len(a.Prompts) > transcript.MaxPrompts {
-			t.Errorf("lists over their bounds: %+v", a)
-		}
-		for _, p := range a.Files {
-			if p == "" || p == "." {
-				t.Errorf("empty file path in %q", a.Files)
-			}
-		}
+		transcripttest.CheckFacts(t, data, a)
 		b, _ := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")
@@ -73,24 +51,7 @@ func FuzzResume(f *testing.F) {
 	f.Add([]byte(prompt("a")+"\n"+prompt("b")+prompt("c")+"\n"), uint(5))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
 		cut %= uint(len(data) + 1)
-		path := filepath.Join(t.TempDir(), "t.jsonl")
-		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, cp, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fh.Write(data[cut:])
-		fh.Close()
-		got, _, err := ReadTranscriptFrom(path, "/home/dev/proj", nil, cp, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, _ := resumed(t, "/home/dev/proj", data[:cut], data[cut:], os.O_APPEND)
 		want, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -164,13 +163,9 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // else, the continuity plugin when the settings enable it: its hooks run
 // "continuity hook --agent claude" through the binary on PATH.
 func (Host) Registered(settings []byte) (agent.Status, error) {
-	st, err := install.Status(settings, events...)
+	out, err := install.AgentStatus(settings, name, events...)
 	if err != nil {
 		return agent.Status{}, err
-	}
-	out := agent.Status{Events: st}
-	for _, ev := range install.Stale(st, events, name) {
-		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent %s", ev, st[ev], name))
 	}
 	if stale, note := rejected(settings); note != "" {
 		out.Stale = append(out.Stale, stale...)
@@ -178,8 +173,8 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 	}
 	if id := enabledPlugin(settings); id != "" {
 		for _, ev := range events {
-			if st[ev] == "" {
-				st[ev] = install.HookCommand("continuity", name) + " (plugin " + id + ")"
+			if out.Events[ev] == "" {
+				out.Events[ev] = install.HookCommand("continuity", name) + " (plugin " + id + ")"
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -136,26 +137,8 @@ func TestRewrittenTranscriptReadWhole(t *testing.T) {
 		"rewritten, same size": append(bytes.Repeat([]byte("\n"), 10), a[10:]...),
 		"emptied":              nil,
 	} {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "s.jsonl")
-		if err := os.WriteFile(path, a, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, cp, err := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Rewritten in place: same inode.
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write(next)
-		f.Close()
-		got, _, err := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, cp, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, path := resumed(t, "/tmp/rec1/proj", a, next, os.O_TRUNC)
 		want, _, _ := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: not read whole:\n got %+v\nwant %+v", name, got, want)
@@ -229,4 +212,33 @@ func joinLines(lines []string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// resumed writes first to a new transcript and reads it for a checkpoint,
+// then writes then to the same file opened with flag (os.O_APPEND: the
+// session goes on; os.O_TRUNC: it is rewritten in place) and reads it again
+// from the checkpoint.
+func resumed(t testing.TB, root string, first, then []byte, flag int) (got *handoff.Facts, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, cp, err := ReadTranscriptFrom(path, root, nil, nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|flag, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, werr := f.Write(then)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = ReadTranscriptFrom(path, root, nil, cp, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, path
 }

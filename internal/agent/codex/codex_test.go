@@ -10,17 +10,13 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 const recorded = "../../../testdata/codex"
 
 func payload(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(recorded, "payloads", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testkit.ReadFile(t, filepath.Join(recorded, "payloads", name+".json"))
 }
 
 // TestDecodeRecorded decodes every payload the real Codex sent.

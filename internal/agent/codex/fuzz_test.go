@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/transcript/transcripttest"
 )
 
 // FuzzReadRollout feeds the decoder records from the recorded rollout and
@@ -14,11 +15,7 @@ import (
 // input, must count every byte and line, must keep its lists bounded,
 // must be deterministic, and its state must survive encoding/json.
 func FuzzReadRollout(f *testing.F) {
-	for _, line := range bytes.SplitAfter(rollout(f), []byte("\n")) {
-		if len(line) < 4096 {
-			f.Add(line)
-		}
-	}
+	transcripttest.AddLines(f, rollout(f))
 	f.Add(join(patch("p", "*** Begin Patch\n*** Update File: a\n*** Move to: ../b\n*** End Patch\n"), patchOut("p", "Exit code: 0\nOutput:\nSuccess.")))
 	f.Add(join(exec("c", "make"), execOut("c", 2, "x")))
 	f.Add(join(rec("compacted", map[string]any{"message": compactPreamble + "\n<summary>s</summary>"})))
@@ -28,24 +25,7 @@ func FuzzReadRollout(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Bytes != int64(len(data)) {
-			t.Errorf("read %d of %d bytes", a.Bytes, len(data))
-		}
-		lines := bytes.Count(data, []byte("\n"))
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			lines++
-		}
-		if a.Lines != lines {
-			t.Errorf("counted %d lines, want %d", a.Lines, lines)
-		}
-		if len(a.Files) > transcript.MaxFiles || len(a.Commands) > transcript.MaxCommands || len(a.Errors) > transcript.MaxErrors || len(a.Prompts) > transcript.MaxPrompts {
-			t.Errorf("lists over their bounds: %+v", a)
-		}
-		for _, p := range a.Files {
-			if p == "" || p == "." {
-				t.Errorf("empty file path in %q", a.Files)
-			}
-		}
+		transcripttest.CheckFacts(t, data, a)
 		b, _ := transcript.Read(bytes.NewReader(data), newDecoder(root, nil))
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")

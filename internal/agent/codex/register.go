@@ -37,20 +37,8 @@ func hook(command string) install.Hook {
 // repository (Codex runs it only in a trusted project), or the user's
 // $CODEX_HOME/hooks.json (~/.codex/hooks.json).
 func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
-	switch scope {
-	case agent.Project:
-		if root == "" {
-			return "", errors.New("codex: no repository for the project's hooks")
-		}
-		return filepath.Join(root, ".codex", "hooks.json"), nil
-	case agent.User:
-		h := home(getenv)
-		if h == "" {
-			return "", errors.New("codex: neither CODEX_HOME nor HOME is set")
-		}
-		return filepath.Join(h, "hooks.json"), nil
-	}
-	return "", fmt.Errorf("codex: unknown scope %d", scope)
+	return install.Settings{Agent: "codex", Project: filepath.Join(".codex", "hooks.json"), User: "hooks.json",
+		Home: home(getenv), HomeVar: "CODEX_HOME or HOME"}.Path(scope, root)
 }
 
 // Register adds continuity's hooks to a Codex hooks.json, keeping every

@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/handoff"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
@@ -19,11 +19,7 @@ const root = "/tmp/codexrec/proj"
 
 func rollout(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(recorded, "rollout.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testkit.ReadFile(t, filepath.Join(recorded, "rollout.jsonl"))
 }
 
 func read(t testing.TB, data []byte, red func(string) string) *handoff.Facts {

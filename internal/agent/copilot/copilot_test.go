@@ -11,17 +11,13 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
 
 // sample reads a payload or transcript recorded from Copilot CLI 1.0.102.
 func sample(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "copilot", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testkit.ReadFile(t, filepath.Join("testdata", "copilot", name))
 }
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -202,11 +198,7 @@ func TestDecodeTranscriptResumed(t *testing.T) {
 }
 
 func TestRefineAfterCompaction(t *testing.T) {
-	home := t.TempDir()
-	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
-	dir := filepath.Join(home, "session-state", sessionID)
-	os.MkdirAll(dir, 0o755)
-	path := filepath.Join(dir, "events.jsonl")
+	h, path := sessionHost(t)
 	ours := `{"type":"hook.end","data":{"hookType":"sessionStart","output":{"additionalContext":"continuity: the ledger"}}}` + "\n"
 	theirs := `{"type":"hook.end","data":{"hookType":"sessionStart","output":{"additionalContext":"E2E-FLAT-MARKER"}}}` + "\n"
 	pre := `{"type":"hook.start","data":{"hookType":"preCompact","input":{}}}` + "\n"
@@ -246,25 +238,14 @@ func TestRefineAfterCompaction(t *testing.T) {
 // own start record (it writes its events behind), and no longer than its
 // limit when the record never comes.
 func TestAwaitRecord(t *testing.T) {
-	home := t.TempDir()
-	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
-	dir := filepath.Join(home, "session-state", sessionID)
-	os.MkdirAll(dir, 0o755)
-	path := filepath.Join(dir, "events.jsonl")
+	h, path := sessionHost(t)
 	os.WriteFile(path, []byte(`{"type":"assistant.message","data":{"content":"early"}}`+"\n"), 0o644)
 	at := time.UnixMilli(1795695196325)
 	rec := `{"type":"hook.start","data":{"hookType":"sessionEnd","input":{"timestamp":1795695196325}}}` + "\n"
 	if h.awaitRecord(path, "sessionEnd", at, 100*time.Millisecond) {
 		t.Fatal("found a record not written")
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		time.Sleep(150 * time.Millisecond)
-		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		fh.WriteString(`{"type":"tool.execution_complete","data":{"success":true}}` + "\n" + rec)
-		fh.Close()
-	}()
+	done := appendLater(t, path, `{"type":"tool.execution_complete","data":{"success":true}}`+"\n"+rec, 150*time.Millisecond)
 	if !h.awaitRecord(path, "sessionEnd", at, 10*time.Second) {
 		t.Fatal("the record written late was not found")
 	}
@@ -278,11 +259,7 @@ func TestAwaitRecord(t *testing.T) {
 // followed by an injection Copilot has not written yet: before a refresh,
 // the prompt's hook waits for its own record and decides then.
 func TestRefineWaitsBeforeRefresh(t *testing.T) {
-	home := t.TempDir()
-	h := Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}
-	dir := filepath.Join(home, "session-state", sessionID)
-	os.MkdirAll(dir, 0o755)
-	path := filepath.Join(dir, "events.jsonl")
+	h, path := sessionHost(t)
 	pre := `{"type":"hook.start","data":{"hookType":"preCompact","input":{}}}` + "\n"
 	ours := `{"type":"hook.end","data":{"hookType":"sessionStart","output":{"additionalContext":"continuity: again"}}}` + "\n"
 	at := time.Now()
@@ -290,14 +267,7 @@ func TestRefineWaitsBeforeRefresh(t *testing.T) {
 	ev := agent.Event{Kind: agent.BeforePrompt, Name: "userPromptSubmitted", Transcript: path, At: time.UnixMilli(at.UnixMilli())}
 
 	os.WriteFile(path, []byte(pre), 0o644)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		time.Sleep(200 * time.Millisecond)
-		fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		fh.WriteString(ours + self)
-		fh.Close()
-	}()
+	done := appendLater(t, path, ours+self, 200*time.Millisecond)
 	if h.Refine(ev).Compacted {
 		t.Error("refreshed although continuity's injection followed the compaction")
 	}
@@ -307,4 +277,36 @@ func TestRefineWaitsBeforeRefresh(t *testing.T) {
 	if !h.Refine(ev).Compacted {
 		t.Error("no refresh after a compaction")
 	}
+}
+
+// sessionHost is a host whose COPILOT_HOME is a new folder, and the path
+// of session sessionID's events there (its folder made, the file not).
+func sessionHost(t *testing.T) (Host, string) {
+	t.Helper()
+	home := t.TempDir()
+	dir := filepath.Join(home, "session-state", sessionID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return Host{getenv: envOf(map[string]string{"COPILOT_HOME": home})}, filepath.Join(dir, "events.jsonl")
+}
+
+// appendLater appends text to the file at path after d, as Copilot writes
+// its events behind; the channel is closed once it is written.
+func appendLater(t *testing.T, path, text string, d time.Duration) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(d)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if _, err := f.WriteString(text); err != nil {
+			t.Error(err)
+		}
+		f.Close()
+	}()
+	return done
 }

@@ -3,7 +3,6 @@ package copilot
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -36,20 +35,8 @@ func (Host) HookEvents() []string { return append([]string(nil), events...) }
 // the repository, or $COPILOT_HOME/hooks/continuity.json (~/.copilot) for
 // every project.
 func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
-	switch scope {
-	case agent.Project:
-		if root == "" {
-			return "", errors.New("copilot: no repository for the project's hooks")
-		}
-		return filepath.Join(root, ".github", "hooks", fileName), nil
-	case agent.User:
-		h := Home(getenv)
-		if h == "" {
-			return "", errors.New("copilot: neither COPILOT_HOME nor HOME is set")
-		}
-		return filepath.Join(h, "hooks", fileName), nil
-	}
-	return "", fmt.Errorf("copilot: unknown scope %d", scope)
+	return install.Settings{Agent: "copilot", Project: filepath.Join(".github", "hooks", fileName), User: filepath.Join("hooks", fileName),
+		Home: Home(getenv), HomeVar: "COPILOT_HOME or HOME"}.Path(scope, root)
 }
 
 // hooksFile is Copilot's hooks file: {"version": 1, "hooks": {EVENT: [entry…]}}.

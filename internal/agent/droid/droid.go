@@ -8,8 +8,6 @@ package droid
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -129,16 +127,7 @@ func (Host) NewDecoder(root string, red func(string) string) transcript.Decoder 
 }
 
 // home is where Droid keeps .factory: FACTORY_HOME_OVERRIDE, else HOME.
-func home(getenv func(string) string) string {
-	if h := getenv("FACTORY_HOME_OVERRIDE"); h != "" {
-		return h
-	}
-	if h := getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
+func home(getenv func(string) string) string { return agent.Home(getenv, "FACTORY_HOME_OVERRIDE") }
 
 // TranscriptDir is where Droid keeps every project's sessions:
 // ~/.factory/sessions/<cwd, / as ->/<session id>.jsonl.
@@ -159,20 +148,8 @@ func (Host) HookEvents() []string { return append([]string(nil), events...) }
 // SettingsPath is .factory/settings.json in the project, or the user's
 // ~/.factory/settings.json.
 func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
-	switch scope {
-	case agent.Project:
-		if root == "" {
-			return "", errors.New("droid: no repository for the project's settings")
-		}
-		return filepath.Join(root, ".factory", "settings.json"), nil
-	case agent.User:
-		h := home(getenv)
-		if h == "" {
-			return "", errors.New("droid: HOME is not set")
-		}
-		return filepath.Join(h, ".factory", "settings.json"), nil
-	}
-	return "", fmt.Errorf("droid: unknown scope %d", scope)
+	file := filepath.Join(".factory", "settings.json")
+	return install.Settings{Agent: "droid", Project: file, User: file, Home: home(getenv), HomeVar: "HOME"}.Path(scope, root)
 }
 
 // Register adds continuity's hooks to Droid settings, keeping every other
@@ -190,13 +167,5 @@ func (Host) Unregister(settings []byte) ([]byte, bool, error) {
 // Registered reports the command registered for each event and those in
 // an older form. Droid needs no trust for a project's hooks.
 func (Host) Registered(settings []byte) (agent.Status, error) {
-	st, err := install.Status(settings, events...)
-	if err != nil {
-		return agent.Status{}, err
-	}
-	out := agent.Status{Events: st}
-	for _, ev := range install.Stale(st, events, "droid") {
-		out.Stale = append(out.Stale, fmt.Sprintf("%s runs %q, without --agent droid", ev, st[ev]))
-	}
-	return out, nil
+	return install.AgentStatus(settings, "droid", events...)
 }

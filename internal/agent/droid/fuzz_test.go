@@ -2,22 +2,18 @@ package droid
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
+	"github.com/continuity-md/continuity/internal/transcript/transcripttest"
 )
 
 // FuzzDecode: no payload panics Decode; Encode prints one JSON object or nothing.
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "droid", "droid-payload-*.json"))
-	for _, p := range files {
-		b, _ := os.ReadFile(p)
-		f.Add(b)
-	}
+	testkit.AddFiles(f, filepath.Join("testdata", "droid", "droid-payload-*.json"))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		ev, err := Host{}.Decode(payload)
 		if err != nil {
@@ -32,17 +28,5 @@ func FuzzDecode(f *testing.F) {
 
 // FuzzTranscript: no record panics the decoder, and its facts stay bounded.
 func FuzzTranscript(f *testing.F) {
-	b, _ := os.ReadFile(filepath.Join("testdata", "droid", "droid-session.jsonl"))
-	for _, l := range strings.Split(string(b), "\n") {
-		f.Add([]byte(l))
-	}
-	f.Fuzz(func(t *testing.T, rec []byte) {
-		fs, err := transcript.Read(bytes.NewReader(bytes.Repeat(append(rec, '\n'), 3)), newDecoder("/r", nil))
-		if err != nil {
-			return
-		}
-		if len(fs.Files) > transcript.MaxFiles || len(fs.Errors) > transcript.MaxErrors || len(fs.Prompts) > transcript.MaxPrompts {
-			t.Fatalf("unbounded facts: %+v", fs)
-		}
-	})
+	transcripttest.FuzzRecords(f, filepath.Join("testdata", "droid", "droid-session.jsonl"), func() transcript.Decoder { return newDecoder("/r", nil) })
 }

@@ -241,16 +241,7 @@ func (Host) NewDecoder(root string, red func(string) string) transcript.Decoder 
 
 // geminiHome is the directory Gemini CLI uses as the home directory:
 // GEMINI_CLI_HOME, else the user's home.
-func geminiHome(getenv func(string) string) string {
-	if h := getenv("GEMINI_CLI_HOME"); h != "" {
-		return h
-	}
-	if h := getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
+func geminiHome(getenv func(string) string) string { return agent.Home(getenv, "GEMINI_CLI_HOME") }
 
 // TranscriptDir is where Gemini CLI keeps the chats of project root:
 // HOME/.gemini/tmp/<project>/chats, <project> being the name

@@ -11,18 +11,15 @@ import (
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // payloadFile reads a real payload from testdata/gemini/payloads (recorded
 // with chat-tools-resume-compress.jsonl; order.log gives their order).
 func payloadFile(t testing.TB, name string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testdataDir, "payloads", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
+	if err := json.Unmarshal(testkit.ReadFile(t, filepath.Join(testdataDir, "payloads", name)), &m); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -39,20 +38,8 @@ func hook(command string) install.Hook {
 // SettingsPath is .gemini/settings.json in the project, or in Gemini CLI's
 // home (GEMINI_CLI_HOME, else the user's home) for every project.
 func (Host) SettingsPath(getenv func(string) string, root string, scope agent.Scope) (string, error) {
-	switch scope {
-	case agent.Project:
-		if root == "" {
-			return "", errors.New("continuity: Gemini CLI project settings: no project root")
-		}
-		return filepath.Join(root, ".gemini", "settings.json"), nil
-	case agent.User:
-		home := geminiHome(getenv)
-		if home == "" {
-			return "", errors.New("continuity: Gemini CLI user settings: no home directory (set GEMINI_CLI_HOME)")
-		}
-		return filepath.Join(home, ".gemini", "settings.json"), nil
-	}
-	return "", errors.New("continuity: Gemini CLI settings: unknown scope")
+	file := filepath.Join(".gemini", "settings.json")
+	return install.Settings{Agent: "gemini", Project: file, User: file, Home: geminiHome(getenv), HomeVar: "GEMINI_CLI_HOME"}.Path(scope, root)
 }
 
 // Register adds continuity's hooks, running command, to settings, keeping

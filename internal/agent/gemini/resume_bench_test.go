@@ -3,7 +3,6 @@ package gemini
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -47,11 +46,7 @@ func longChatOf(tb testing.TB, size, rep0 int) []byte {
 // TestLongChatFacts: the facts of the real chats survive the grown results
 // around them, so that the benchmark reads what a hook reads.
 func TestLongChatFacts(t *testing.T) {
-	gen := func(size, rep0 int) []byte { return longChatOf(t, size, rep0) }
-	f := transcripttest.ReadLong(t, gen, Host{}.NewDecoder(recRoot, nil))
-	if f.CompactSummary == "" || len(f.Commands) == 0 || len(f.Errors) == 0 || !strings.Contains(strings.Join(f.Files, " "), "src/made.go") {
-		t.Errorf("facts lost among the grown results: %+v", f)
-	}
+	transcripttest.ReadLong(t, longChatOf, Host{}.NewDecoder(recRoot, nil), "src/made.go")
 }
 
 // BenchmarkAppendedVsFresh is a later hook on a ~200 MB chat file with
@@ -59,7 +54,6 @@ func TestLongChatFacts(t *testing.T) {
 // first hook on a fresh 2 MB chat file, timed alternately (target: ratio
 // <= 2).
 func BenchmarkAppendedVsFresh(b *testing.B) {
-	gen := func(size, rep0 int) []byte { return longChatOf(b, size, rep0) }
 	read := transcripttest.DecoderReader(func() transcript.Decoder { return Host{}.NewDecoder(recRoot, nil) })
-	transcripttest.LongVsFresh(b, gen, read)
+	transcripttest.LongVsFresh(b, longChatOf, read)
 }

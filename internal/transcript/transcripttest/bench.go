@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/internal/transcript"
 )
@@ -76,11 +75,15 @@ func AppendedVsFresh(b *testing.B, block []byte, reps int, tail []byte, read Rea
 	b.ReportMetric(float64(r)/float64(fr), "ratio")
 }
 
-// LongVsFresh is AppendedVsFresh on a host's long session, as gen (see
-// Long) writes it: a 25 MB block written 8 times (about 200 MB), and 2 MB
-// of records new to it (another repetition's) appended, or read fresh.
-func LongVsFresh(b *testing.B, gen func(size, rep0 int) []byte, read Reader) {
-	AppendedVsFresh(b, gen(25<<20, 0), 8, Head(gen(2<<20, 1<<20), 2<<20), read)
+// Gen writes about size bytes of a host's long session (see Long), its
+// repetitions numbered from rep0.
+type Gen func(tb testing.TB, size, rep0 int) []byte
+
+// LongVsFresh is AppendedVsFresh on a host's long session, as gen writes
+// it: a 25 MB block written 8 times (about 200 MB), and 2 MB of records
+// new to it (another repetition's) appended, or read fresh.
+func LongVsFresh(b *testing.B, gen Gen, read Reader) {
+	AppendedVsFresh(b, gen(b, 25<<20, 0), 8, Head(gen(b, 2<<20, 1<<20), 2<<20), read)
 }
 
 // Head is the whole lines of data's first n bytes or so: a transcript's
@@ -121,17 +124,17 @@ func Long(recs [][]byte, size, rep0 int, edit func(line []byte, rep int, grown f
 	return out.Bytes()
 }
 
-// ReadLong reads a long session (see Long) of size bytes, as gen writes
-// it, with d, checks that every byte was read and no line skipped, and
-// returns the facts, for the host to check that its recorded facts
-// survive among the grown outputs (the benchmark then reads what a hook
-// reads). Skipped in -short.
-func ReadLong(t *testing.T, gen func(size, rep0 int) []byte, d transcript.Decoder) *handoff.Facts {
+// ReadLong reads a long session of 25 MB, as gen writes it, with d and
+// checks that every byte was read, no line skipped and the recorded facts
+// survive among the grown outputs (so that the benchmark reads what a hook
+// reads): a compaction summary, commands, errors and file among the files.
+// Skipped in -short.
+func ReadLong(t *testing.T, gen Gen, d transcript.Decoder, file string) {
 	t.Helper()
 	if testkit.Short() {
 		t.Skip("25 MB")
 	}
-	data := gen(25<<20, 0)
+	data := gen(t, 25<<20, 0)
 	f, err := transcript.Read(bytes.NewReader(data), d)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +142,9 @@ func ReadLong(t *testing.T, gen func(size, rep0 int) []byte, d transcript.Decode
 	if f.SkippedLines != 0 || f.Bytes != int64(len(data)) {
 		t.Fatalf("%d skipped lines, %d of %d bytes", f.SkippedLines, f.Bytes, len(data))
 	}
-	return f
+	if f.CompactSummary == "" || len(f.Commands) == 0 || len(f.Errors) == 0 || !slices.Contains(f.Files, file) {
+		t.Errorf("facts lost among the grown outputs: %+v", f)
+	}
 }
 
 // Records are the lines of data, one record each.
