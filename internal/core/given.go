@@ -1,10 +1,11 @@
 package core
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/continuity-md/continuity/handoff"
@@ -33,25 +34,39 @@ func givenFile(p *workspace.Workspace, name string) string {
 }
 
 // lastGiven is when stream name was last given to a model (zero: never
-// recorded).
+// recorded): the modification time of its marker file.
 func lastGiven(p *workspace.Workspace, name string) time.Time {
-	b, err := safefile.Read(givenFile(p, name), safefile.Options{MaxSize: 128})
-	if err != nil {
+	fi, err := os.Lstat(givenFile(p, name))
+	if err != nil || !fi.Mode().IsRegular() {
 		return time.Time{}
 	}
-	t, _ := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b)))
-	return t
+	return fi.ModTime()
 }
 
-// markGiven records that stream name was given to a model at now (best
-// effort: without it, the next start gives lines to fewer sessions).
+// markGiven records that stream name was given to a model at now, as the
+// marker file's modification time: one call that changes no file's bytes,
+// so nothing can be torn and a start writes no new file for it (best
+// effort: without it, the next start gives lines to fewer sessions). A
+// marker that is not a regular file (a link planted there) is left alone.
 func markGiven(p *workspace.Workspace, name string, now time.Time) {
-	dir := filepath.Dir(givenFile(p, name))
-	if os.MkdirAll(dir, 0o700) != nil {
+	path := givenFile(p, name)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+			return
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return
+		}
+		if f != nil {
+			f.Close()
+		}
+	case err != nil || !fi.Mode().IsRegular():
 		return
 	}
-	data := []byte(now.UTC().Format(time.RFC3339Nano) + "\n")
-	_ = safefile.Update(givenFile(p, name), safefile.Options{LockDir: dir, NoSync: true, MaxSize: 128}, func([]byte) ([]byte, error) { return data, nil })
+	_ = os.Chtimes(path, now, now)
 }
 
 // chooseHandoff returns the handoff to give for stream name, starting from
