@@ -14,7 +14,7 @@ const (
 )
 
 // preCommitShebang starts a hook AddPreCommit creates.
-const preCommitShebang = "#!/bin/sh\n"
+const preCommitShebang = "#!/bin/sh\n# Created by continuity init; continuity uninstall removes it when nothing else is here.\n"
 
 // PreCommitBlock is the block AddPreCommit puts in a pre-commit hook: it
 // runs prog (the program that runs continuity, as the shell reads it)
