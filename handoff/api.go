@@ -48,6 +48,7 @@ type Facts struct {
 	Commands       []string `json:"commands"`            // notable Bash commands, in order, deduplicated
 	Errors         []string `json:"errors"`              // failed tool calls and commands, one line each; "(resolved)" once the same command succeeded
 	Outside        []string `json:"outside,omitempty"`   // files written or edited outside the repository (the agent's own memory files)
+	Read           []string `json:"read,omitempty"`      // the working set: files read or searched and not changed, most read and most recent first
 	Checks         []Check  `json:"checks,omitempty"`    // the last run of each check command, in the order first run
 	Commits        []Commit `json:"commits,omitempty"`   // commits the session's commands made, oldest first
 	InFlight       []string `json:"in_flight,omitempty"` // tool calls with no result when the facts were taken

@@ -72,6 +72,12 @@ type accState struct {
 	Last   item `json:"last"`
 	Before item `json:"before"`
 
+	// Seen is the working set (files read or searched), weighed by
+	// Calls, the tool calls seen so far; Turns counts the prompts.
+	Seen  []seen `json:"seen,omitempty"`
+	Calls int    `json:"calls,omitempty"`
+	Turns int    `json:"turns,omitempty"`
+
 	Checks   []check          `json:"checks,omitempty"`
 	Commits  []handoff.Commit `json:"commits,omitempty"`
 	LookOnly int              `json:"look_only,omitempty"`
@@ -135,6 +141,8 @@ type call struct {
 	Tool    string    `json:"tool,omitempty"`
 	Command string    `json:"command,omitempty"` // redacted
 	Files   []string  `json:"files,omitempty"`   // as the facts list them
+	Reads   []string  `json:"reads,omitempty"`   // the files it reads, as the working set lists them
+	At      int       `json:"at,omitempty"`      // the tool call it is, counted from the session's first
 	Plan    *PlanEdit `json:"plan,omitempty"`
 	Check   string    `json:"check,omitempty"` // the check it runs
 	Running bool      `json:"running,omitempty"`
@@ -158,6 +166,7 @@ func (a *Accumulator) Add(o Observation) {
 	case Prompt:
 		if o.Agent == "" {
 			if t := cleanText(o.Text); t != "" {
+				a.st.Turns++
 				a.st.Prompts = AppendLast(a.st.Prompts, MaxPrompts, a.item(o.Time, a.keep(t, MaxPromptRunes)))
 			}
 		}
@@ -245,10 +254,20 @@ func (a *Accumulator) source(agent, t string) *source {
 
 func (a *Accumulator) call(o Observation) {
 	src := a.source(o.Agent, o.Time)
-	c := call{ID: strings.Clone(o.ID), T: strings.Clone(o.Time), E: a.st.Compactions, Tool: strings.Clone(o.Tool)}
+	a.st.Calls++
+	c := call{ID: strings.Clone(o.ID), T: strings.Clone(o.Time), E: a.st.Compactions, Tool: strings.Clone(o.Tool), At: a.st.Calls}
 	for _, f := range o.Files {
 		if p := a.rel(f); p != "" && !slices.Contains(c.Files, p) {
 			c.Files = append(c.Files, p)
+		}
+	}
+	reads := o.Reads
+	if cmd := strings.TrimSpace(o.Command); cmd != "" {
+		reads = append(slices.Clip(reads), ReadTargets(cmd, o.Dir)...)
+	}
+	for _, f := range reads {
+		if p := a.rel(f); a.readable(p) && !slices.Contains(c.Reads, p) {
+			c.Reads = append(c.Reads, p)
 		}
 	}
 	if o.Plan != nil && o.Agent == "" {
@@ -389,6 +408,9 @@ func (a *Accumulator) runCheck(k, outcome string, failing []string) {
 func (a *Accumulator) apply(src *source, c call) {
 	for _, p := range c.Files {
 		a.addFile(src, c, p)
+	}
+	for _, p := range c.Reads {
+		a.st.read(p, c.At)
 	}
 	if c.Plan != nil && src == &a.st.Main {
 		a.plan(*c.Plan, true)
@@ -696,6 +718,7 @@ func (st *accState) facts() *handoff.Facts {
 			}
 		}
 	}
+	f.Read = st.workingSet(f.Files)
 	f.LastAssistant = st.Last.S
 	if st.Compactions > 0 {
 		if st.since(st.Last) {
@@ -743,6 +766,7 @@ func (st *accState) clone() accState {
 	cp.Prompts = slices.Clone(st.Prompts)
 	cp.Checks = slices.Clone(st.Checks)
 	cp.Commits = slices.Clone(st.Commits)
+	cp.Seen = slices.Clone(st.Seen)
 	return cp
 }
 

@@ -26,6 +26,9 @@ import (
 //	a tool call                     Observation{Kind: Call, ID, Tool, and what it does:
 //	                                  Command (a shell command, as it ran),
 //	                                  Files (paths it writes, edits, deletes or moves),
+//	                                  Reads (paths it reads or searches: a file viewer's, a
+//	                                  search tool's; a command's own are found in it),
+//	                                  Dir (where the command runs, when not the session's cwd),
 //	                                  Plan (a change to the agent's plan or todo list)}
 //	the call's result               Observation{Kind: Result, ID, Failed or Exit, Text (its output)};
 //	                                  Running: the command goes on, its exit comes in a later
@@ -67,6 +70,8 @@ type Observation struct {
 	Tool    string    // Call: the tool's name, as the host calls it
 	Command string    // Call: a shell command, as it ran
 	Files   []string  // Call: the files it writes, edits, deletes or moves (either end of a move)
+	Reads   []string  // Call: the files it reads or searches (a shell command's are read from it)
+	Dir     string    // Call: the directory its command runs in, when not the session's
 	Plan    *PlanEdit // Call (applied when it succeeds), Plan
 
 	Failed  bool   // Result: the call failed
