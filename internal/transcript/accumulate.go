@@ -38,10 +38,11 @@ const (
 // state round-trips through encoding/json (redacted), so that a checkpoint
 // can resume it.
 type Accumulator struct {
-	root   string
-	red    func(string) string
-	checks []*regexp.Regexp
-	st     accState
+	root      string
+	red       func(string) string
+	checks    []*regexp.Regexp
+	readLimit int // the working set the facts list: MaxRead when 0
+	st        accState
 }
 
 // NewAccumulator returns an empty accumulator: paths are made relative to
@@ -79,7 +80,9 @@ type accState struct {
 	Turns int    `json:"turns,omitempty"`
 
 	Checks   []check          `json:"checks,omitempty"`
+	Ran      string           `json:"ran,omitempty"` // the check run last
 	Commits  []handoff.Commit `json:"commits,omitempty"`
+	Made     int              `json:"made,omitempty"` // commits seen, however many are kept
 	LookOnly int              `json:"look_only,omitempty"`
 
 	Summary     string `json:"summary,omitempty"`
@@ -380,6 +383,7 @@ func (a *Accumulator) commit(cm handoff.Commit) {
 			return
 		}
 	}
+	a.st.Made++
 	a.st.Commits = AppendLast(a.st.Commits, maxCommits, cm)
 }
 
@@ -394,6 +398,7 @@ func (a *Accumulator) runCheck(k, outcome string, failing []string) {
 		i = len(a.st.Checks) - 1
 	}
 	c := &a.st.Checks[i]
+	a.st.Ran = c.Command
 	if c.Outcome == handoff.Failed {
 		c.FailedBefore = true
 	}
@@ -552,11 +557,16 @@ func (a *Accumulator) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Progress is how far the observations so far go, in counts.
+func (a *Accumulator) Progress() Progress {
+	return Progress{Turns: a.st.Turns, Calls: a.st.Calls, Compactions: a.st.Compactions, Commits: a.st.Made, LastCheck: a.st.Ran}
+}
+
 // Facts is what the observations so far say. Calls still awaiting their
 // result count as done and are listed in flight. The accumulator is left
 // as it was: more observations can follow.
 func (a *Accumulator) Facts() *handoff.Facts {
-	settled := Accumulator{root: a.root, red: a.red, st: a.st.clone()}
+	settled := Accumulator{root: a.root, red: a.red, readLimit: a.readLimit, st: a.st.clone()}
 	var inFlight []string
 	for _, src := range settled.st.sources() {
 		for _, c := range src.Pending {
@@ -566,6 +576,7 @@ func (a *Accumulator) Facts() *handoff.Facts {
 		src.Pending = nil
 	}
 	f := settled.st.facts()
+	f.Read = settled.st.workingSet(f.Files, cmp.Or(a.readLimit, MaxRead))
 	f.InFlight = inFlight
 	if f.LastAssistant != "" {
 		f.LastAssistant = a.keep(f.LastAssistant, MaxTextRunes)
@@ -718,7 +729,6 @@ func (st *accState) facts() *handoff.Facts {
 			}
 		}
 	}
-	f.Read = st.workingSet(f.Files)
 	f.LastAssistant = st.Last.S
 	if st.Compactions > 0 {
 		if st.since(st.Last) {

@@ -139,6 +139,37 @@ type CheckPatterns interface {
 	SetCheckPatterns(res []*regexp.Regexp)
 }
 
+// Progress is how far a decoder's records go, in counts: where a session's
+// turns, tool calls, compactions and commits fall (continuity eval's split
+// points), read without making the facts.
+type Progress struct {
+	Turns       int    // the person's prompts
+	Calls       int    // tool calls, subagents' included
+	Compactions int    // compaction summaries
+	Commits     int    // commits the session's commands made
+	LastCheck   string // the check command run last, "" when none
+}
+
+// Counter is a Decoder that tells its Progress: every decoder NewDecoder
+// returns.
+type Counter interface {
+	Decoder
+	Progress() Progress
+}
+
+// Progress is the accumulator's.
+func (p *pipeline) Progress() Progress { return p.acc.Progress() }
+
+// ReadLimit is a Decoder whose facts can list a larger working set than
+// MaxRead (up to every file it weighs): every decoder NewDecoder returns.
+type ReadLimit interface {
+	Decoder
+	SetReadLimit(n int)
+}
+
+// SetReadLimit sets how many files the facts' working set lists.
+func (p *pipeline) SetReadLimit(n int) { p.acc.readLimit = n }
+
 // SetCheckPatterns passes a project's own check commands to the accumulator.
 func (p *pipeline) SetCheckPatterns(res []*regexp.Regexp) { p.acc.SetCheckPatterns(res) }
 

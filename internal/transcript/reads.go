@@ -57,8 +57,8 @@ func (st *accState) read(p string, at int) {
 }
 
 // workingSet is the files read, heaviest first (the latest read first
-// among equals), leaving out those in changed, at most MaxRead.
-func (st *accState) workingSet(changed []string) []string {
+// among equals), leaving out those in changed, at most max.
+func (st *accState) workingSet(changed []string, max int) []string {
 	ranked := slices.Clone(st.Seen)
 	slices.SortStableFunc(ranked, func(a, b seen) int {
 		wa, wb := a.weight(st.Calls), b.weight(st.Calls)
@@ -72,7 +72,7 @@ func (st *accState) workingSet(changed []string) []string {
 	})
 	var out []string
 	for _, s := range ranked {
-		if len(out) == MaxRead {
+		if len(out) == max {
 			break
 		}
 		if !slices.Contains(changed, s.S) {
