@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -63,6 +64,11 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 
 	h.Files = append([]string(nil), f.Files...)
 	h.Outside = append([]string(nil), f.Outside...)
+	for _, r := range f.Read {
+		if !slices.Contains(h.Files, r) {
+			h.Read = append(h.Read, r)
+		}
+	}
 	h.Commands = append([]string(nil), f.Commands...)
 	h.Errors = append([]string(nil), f.Errors...)
 	h.Omitted = f.Omitted

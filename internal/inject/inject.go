@@ -240,6 +240,7 @@ func Render(in Input) string {
 				block{title: "Decisions", items: ds, keep: -1, more: "the ledger"},
 				block{title: "Open questions", items: l.Questions, keep: 1, more: "the ledger"},
 				block{title: "Files", items: l.Files, keep: -1, more: "the ledger"},
+				readBlock(in),
 				block{title: "Done", items: l.Done, keep: -1, more: "the ledger"},
 				block{title: "Notes", fit: func(room int, m measure) string { return notes(in.Notes, room, in.LedgerPath, m) }},
 			)
@@ -248,7 +249,7 @@ func Render(in Input) string {
 		blocks = append(blocks, block{title: "Problem", text: sayProblem(in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
-			blocks = append(blocks, handoffBlock(in), endedBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in), readBlock(in))
 		}
 	}
 
@@ -413,6 +414,25 @@ func openErrors(section string) []string {
 
 // maxOpenErrors bounds the open errors the injected handoff repeats.
 const maxOpenErrors = 5
+
+// readBlock is the handoff's working set: the files the session read and
+// did not change, the most used first (the first kept when cut).
+func readBlock(in Input) block {
+	if in.Handoff == nil {
+		return block{}
+	}
+	var items []string
+	for _, line := range strings.Split(clean(in.Handoff.Sections["Files read"]), "\n") {
+		it, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		if !ok {
+			continue
+		}
+		if t := strings.TrimSuffix(strings.TrimPrefix(it, "`"), "`"); t != "" && !strings.Contains(t, "`") {
+			items = append(items, t)
+		}
+	}
+	return block{title: sayReadTitle(), items: items, keep: 1, more: "the handoff"}
+}
 
 // endedBlock gives each other session that ended since the stream was
 // last given to a model its line: who, when, what its summary opens with.
