@@ -86,13 +86,13 @@ func runEval(a *app, o evalOptions) error {
 	if o.Splits != "" && o.Transcripts == "" {
 		return usageError{Err: errors.New("eval: --splits names files under --transcripts DIR: give both")}
 	}
-	opts := core.EvalOptions{Hosts: hosts, Dir: o.Transcripts, Splits: o.Splits, Getenv: a.getenv, Now: a.now(), Config: workspace.DefaultConfig()}
+	opts := core.EvalOptions{Hosts: known, Dir: o.Transcripts, Splits: o.Splits, Getenv: a.getenv, Now: a.now(), Config: workspace.DefaultConfig()}
 	if o.Agent != "" {
 		h, err := hostNamed(o.Agent)
 		if err != nil {
 			return err
 		}
-		opts.Hosts = []agent.Host{h}
+		opts.Hosts = []agent.Served{h}
 	}
 	if o.Transcripts != "" {
 		if st, err := os.Stat(o.Transcripts); err != nil || !st.IsDir() {

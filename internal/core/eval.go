@@ -37,7 +37,7 @@ import (
 
 // EvalOptions say what continuity eval replays.
 type EvalOptions struct {
-	Hosts []agent.Host
+	Hosts []agent.Served
 	// Root is the repository whose agents' transcripts are replayed, found
 	// where each agent keeps them; "" when Dir names the transcripts.
 	Root string
@@ -128,7 +128,7 @@ type evalSplit struct {
 // evalFile is a transcript to replay.
 type evalFile struct {
 	path, name string // name: as reports and a splits file say it
-	host       agent.Host
+	host       agent.Served
 	splits     []evalSplit
 	root       string // the repository (repo mode); "" takes the session's cwd
 }
@@ -212,8 +212,8 @@ func evalDirFiles(o EvalOptions) ([]evalFile, []string, error) {
 		var out []evalFile
 		for _, name := range sortedKeys(rows) {
 			p := filepath.Join(o.Dir, filepath.FromSlash(name))
-			h := recognise(o.Hosts, p)
-			if h == nil {
+			h, ok := recognise(o.Hosts, p)
+			if !ok {
 				skipped = append(skipped, name+": no agent recognises it (or it cannot be read)")
 				continue
 			}
@@ -227,7 +227,7 @@ func evalDirFiles(o EvalOptions) ([]evalFile, []string, error) {
 			return nil
 		}
 		name, _ := filepath.Rel(o.Dir, p)
-		if h := recognise(o.Hosts, p); h != nil {
+		if h, ok := recognise(o.Hosts, p); ok {
 			out = append(out, evalFile{path: p, name: filepath.ToSlash(name), host: h})
 		}
 		return nil
@@ -261,8 +261,8 @@ func evalRepoFiles(o EvalOptions) ([]evalFile, []string) {
 	var skipped []string
 	for _, h := range o.Hosts {
 		dirs := []string{h.TranscriptDir(o.Getenv, o.Root)}
-		if r, ok := h.(agent.TranscriptRooter); ok {
-			dirs = r.TranscriptRoots(o.Getenv, o.Root)
+		if h.TranscriptRoots != nil {
+			dirs = append(dirs, h.TranscriptRoots(o.Getenv, o.Root)...)
 		}
 		seen := map[string]bool{}
 		for _, dir := range dirs {
@@ -284,7 +284,7 @@ func evalRepoFiles(o EvalOptions) ([]evalFile, []string) {
 				if cwd != "" && !within(o.Root, cwd) || cwd == "" && !slices.Contains(dirs, filepath.Dir(p)) {
 					return nil // another project's session, or none known
 				}
-				if recognise([]agent.Host{h}, p) == nil {
+				if _, ok := recognise([]agent.Served{h}, p); !ok {
 					return nil
 				}
 				out = append(out, evalFile{path: p, name: p, host: h, root: o.Root})
@@ -317,15 +317,15 @@ func head(p string, n int) []byte {
 
 // recognise is the host whose decoder recognises most records at the
 // start of the transcript at p, nil when none recognises any.
-func recognise(hosts []agent.Host, p string) agent.Host {
+func recognise(hosts []agent.Served, p string) (agent.Served, bool) {
 	b := head(p, sniffBytes)
 	if len(b) == 0 {
-		return nil
+		return agent.Served{}, false
 	}
 	if i := bytes.LastIndexByte(b, '\n'); i > 0 && len(b) == sniffBytes {
 		b = b[:i+1]
 	}
-	var best agent.Host
+	var best agent.Served
 	most := 0
 	for _, h := range hosts {
 		f, _ := transcript.Read(bytes.NewReader(b), h.NewDecoder("", nil))
@@ -333,7 +333,7 @@ func recognise(hosts []agent.Host, p string) agent.Host {
 			best, most = h, f.Records
 		}
 	}
-	return best
+	return best, most > 0
 }
 
 var cwdKey = sync.OnceValue(func() *regexp.Regexp {

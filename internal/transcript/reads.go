@@ -128,6 +128,9 @@ var (
 // session's). A search's targets count only when they name a file (a base
 // name with an extension): a directory searched is no file read.
 func ReadTargets(cmd, dir string) []string {
+	if !mentionsReader(cmd) {
+		return nil // most commands: split into no words at all
+	}
 	var out []string
 	for _, w := range shellCommands(cmd) {
 		for len(w) > 0 && (strings.Contains(w[0], "=") && !strings.HasPrefix(w[0], "-") || w[0] == "env" || w[0] == "command" || w[0] == "time" || w[0] == "sudo") {
@@ -150,6 +153,22 @@ func ReadTargets(cmd, dir string) []string {
 		}
 	}
 	return out
+}
+
+// mentionsReader reports whether cmd holds the name of a reader or a
+// searcher anywhere: a command without one reads no file.
+func mentionsReader(cmd string) bool {
+	for name, ok := range readers {
+		if ok && strings.Contains(cmd, name) {
+			return true
+		}
+	}
+	for name, ok := range searchers {
+		if ok && strings.Contains(cmd, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // argsRead are the files among a reader's or a searcher's arguments.
@@ -220,11 +239,28 @@ func shellCommands(s string) [][]string {
 	var cmds [][]string
 	var words []string
 	var b strings.Builder
-	in, quote := false, byte(0)
-	endWord := func() {
-		if in {
-			words = append(words, b.String())
+	// A word is s[start:i] while it holds no quote nor escape (no copy),
+	// else it is built in b.
+	start, in, built, quote := 0, false, false, byte(0)
+	begin := func(i int) {
+		if !in {
+			start, in, built = i, true, false
+		}
+	}
+	build := func(i int) { // from here on the word is built
+		if !built {
 			b.Reset()
+			b.WriteString(s[start:i])
+			built = true
+		}
+	}
+	endWord := func(i int) {
+		if in {
+			if built {
+				words = append(words, b.String())
+			} else {
+				words = append(words, s[start:i])
+			}
 			in = false
 		}
 	}
@@ -248,27 +284,32 @@ func shellCommands(s string) [][]string {
 				b.WriteByte(c)
 			}
 		case c == '\'' || c == '"':
-			quote, in = c, true
+			begin(i)
+			build(i)
+			quote = c
 		case c == '\\' && i+1 < len(s):
+			begin(i)
+			build(i)
 			i++
 			if s[i] != '\n' {
 				b.WriteByte(s[i])
-				in = true
 			}
 		case c == ' ' || c == '\t' || c == '\r':
-			endWord()
+			endWord(i)
 		case strings.IndexByte("|;&\n()", c) >= 0:
-			endWord()
+			endWord(i)
 			if len(words) > 0 {
 				cmds = append(cmds, words)
 				words = nil
 			}
 		default:
-			b.WriteByte(c)
-			in = true
+			begin(i)
+			if built {
+				b.WriteByte(c)
+			}
 		}
 	}
-	endWord()
+	endWord(len(s))
 	if len(words) > 0 {
 		cmds = append(cmds, words)
 	}
