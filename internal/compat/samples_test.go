@@ -116,7 +116,7 @@ func knownItems(path string, src []byte) []string {
 		if lab, rest, ok := labelOf(stripBox(t)); ok {
 			switch low := strings.ToLower(plainTitle(lab)); {
 			case labelKind(lab) != secOther, low == "rationale", low == "why", low == "reason",
-				low == "decision", decisionNumRE().MatchString(low+":"):
+				low == "decision", decisionNumRE().MatchString(low + ":"):
 				t = rest
 			}
 		}
