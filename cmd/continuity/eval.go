@@ -34,9 +34,9 @@ injection, rendered in memory) and, where the transcript holds one, the agent's 
 compaction summary. Nothing is written, no model is called.
 
 Where: without --transcripts, the transcripts each agent keeps of sessions in this
-repository (Claude Code's project folder; Codex, Copilot CLI and Droid sessions whose
-working directory lies inside the repository). With --transcripts DIR, every *.jsonl
-and *.json file under DIR, the agent told by its content.
+repository (its folder for the repository, or those of its sessions whose working
+directory lies inside the repository). With --transcripts DIR, every *.jsonl and
+*.json file under DIR, the agent told by its content.
 
 Split points: each compaction the agent recorded (the history is what came before the
 record that holds its summary); in a session without one, the prompts nearest half and
