@@ -34,7 +34,7 @@ commit the snapshot was taken on; otherwise it refuses, says why, and writes not
 			if err != nil {
 				return err
 			}
-			e := a.env(hosts[0])
+			e := a.env(known[0])
 			switch {
 			case from == "" && a.json:
 				return usageError{Err: fmt.Errorf("resume: no --json without --from: the context it prints is text")}

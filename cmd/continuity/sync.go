@@ -51,7 +51,7 @@ func runSync(a *app, o syncOptions) error {
 	if err != nil {
 		return err
 	}
-	e := a.env(hosts[0])
+	e := a.env(known[0])
 	if o.Background != "" {
 		if o.Background != "push" && o.Background != "fetch" {
 			return usageError{Err: fmt.Errorf("--background must be push or fetch, got %q", o.Background)}

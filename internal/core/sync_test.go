@@ -50,7 +50,7 @@ func (m *machine) open() *workspace.Workspace {
 }
 
 func (m *machine) env0(now time.Time) Env {
-	return Env{Host: claude.Host{}, Getenv: m.getenv, Now: now, Version: "test"}
+	return Env{Host: agent.Serve(claude.Host{}), Getenv: m.getenv, Now: now, Version: "test"}
 }
 
 func (m *machine) write(rel string, data []byte, perm os.FileMode) {
@@ -274,7 +274,9 @@ func TestSyncFailuresGoQuietlyIntoState(t *testing.T) {
 		t.Errorf("the snapshot did not arrive: %q", refs)
 	}
 	// A push whose process was killed shows as unfinished.
-	_ = p.Local.UpdateSync(func(s *localstate.Sync) { s.Push.At, s.Push.Started = time.Now().Add(-20*time.Minute), time.Now().Add(-10*time.Minute) })
+	_ = p.Local.UpdateSync(func(s *localstate.Sync) {
+		s.Push.At, s.Push.Started = time.Now().Add(-20*time.Minute), time.Now().Add(-10*time.Minute)
+	})
 	if st := SyncState(p, time.Now()); !strings.Contains(st.Problem, "never finished") {
 		t.Errorf("an interrupted push: %+v", st)
 	}
