@@ -26,8 +26,8 @@ import (
 type SetupOptions struct {
 	Dir       string              // the project directory, absolute
 	Getenv    func(string) string // the environment
-	Hosts     []agent.Host        // the hosts to register with (or remove from)
-	All       []agent.Host        // every host known (uninstall: is any still registered?)
+	Hosts     []agent.Served      // the hosts to register with (or remove from)
+	All       []agent.Served      // every host known (uninstall: is any still registered?)
 	User      bool                // the user's settings instead of the project's
 	Program   string              // init: the program the hooks run
 	PreCommit bool                // init: also install the pre-commit scan
