@@ -197,7 +197,7 @@ func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 		if _, err := os.Stat(j.Target); err == nil {
 			return refuse(fmt.Errorf("%s exists; choose another name with --name", r.Target))
 		}
-		if err := os.MkdirAll(filepath.Dir(j.Target), 0o755); err != nil {
+		if err := p.MkdirAll(filepath.Dir(j.Target)); err != nil {
 			return refuse(err)
 		}
 		err = safefile.Update(j.Target, p.WriteOptions(), func(old []byte) ([]byte, error) {
