@@ -654,7 +654,7 @@ func newTruth(before, after *handoff.Facts, committed []string, lastCheck string
 			break
 		}
 	}
-	for _, task := range before.Tasks {
+	for _, task := range before.Plan {
 		if task.Status != "completed" && task.Status != "deleted" && len(significant(task.Subject)) > 0 {
 			t.plan = append(t.plan, task.Subject)
 		}

@@ -11,11 +11,9 @@ import (
 // its end, before the files the session changed.
 func TestRenderFilesRead(t *testing.T) {
 	in := input(bigLedger(2), "compact", 9000)
-	var section []string
 	for i := range 30 {
-		section = append(section, fmt.Sprintf("- `src/read%02d.go`", i))
+		in.Handoff.State.Read = append(in.Handoff.State.Read, fmt.Sprintf("src/read%02d.go", i))
 	}
-	in.Handoff.Sections["Files read"] = strings.Join(section, "\n")
 	out := Render(in)
 	if !strings.Contains(out, sayReadTitle()+":\n- src/read00.go\n- src/read01.go") || !strings.Contains(out, "- src/read29.go") {
 		t.Errorf("the working set is not named in order:\n%s", out)
@@ -24,7 +22,7 @@ func TestRenderFilesRead(t *testing.T) {
 		t.Errorf("the working set comes before the files changed:\n%s", out)
 	}
 	small := input(bigLedger(20), "compact", 2400)
-	small.Handoff.Sections["Files read"] = in.Handoff.Sections["Files read"]
+	small.Handoff.State.Read = in.Handoff.State.Read
 	out = Render(small)
 	if strings.Contains(out, "src/read29.go") || strings.Contains(out, "src/read00.go") && !strings.Contains(out, "src/pkg19/file.go") {
 		t.Errorf("at a small budget the working set is not cut first:\n%s", out)

@@ -65,25 +65,26 @@ type accState struct {
 	Main   source             `json:"main"`
 	Agents map[string]*source `json:"agents,omitempty"`
 
-	Plan    []handoff.Task `json:"plan,omitempty"`
-	Prompts []item         `json:"prompts,omitempty"`
+	// State is the session's state as far as the transcript says it:
+	// the plan, the checks, the commits (Facts adds the calls in flight).
+	handoff.State
+	Prompts []item `json:"prompts,omitempty"`
 	// Last is the latest reply, cut wide: it is redacted and cut to size
 	// once, when the facts are made (and in the checkpoint); Before is
 	// the one before it.
 	Last   item `json:"last"`
 	Before item `json:"before"`
 
+	LookOnly int `json:"look_only,omitempty"`
+
 	// Seen is the working set (files read or searched), weighed by
-	// Calls, the tool calls seen so far; Turns counts the prompts.
+	// Calls, the tool calls seen so far; Turns counts the prompts, Made
+	// the commits (however many are kept), Ran names the check run last.
 	Seen  []seen `json:"seen,omitempty"`
 	Calls int    `json:"calls,omitempty"`
 	Turns int    `json:"turns,omitempty"`
-
-	Checks   []check          `json:"checks,omitempty"`
-	Ran      string           `json:"ran,omitempty"` // the check run last
-	Commits  []handoff.Commit `json:"commits,omitempty"`
-	Made     int              `json:"made,omitempty"` // commits seen, however many are kept
-	LookOnly int              `json:"look_only,omitempty"`
+	Made  int    `json:"made,omitempty"`
+	Ran   string `json:"ran,omitempty"`
 
 	Summary     string `json:"summary,omitempty"`
 	Compactions int    `json:"compactions,omitempty"`
@@ -149,11 +150,6 @@ type call struct {
 	Plan    *PlanEdit `json:"plan,omitempty"`
 	Check   string    `json:"check,omitempty"` // the check it runs
 	Running bool      `json:"running,omitempty"`
-}
-
-// check is the last run of one check command.
-type check struct {
-	handoff.Check
 }
 
 // Recognised counts a record the host recognised as one of its own (see
@@ -389,12 +385,12 @@ func (a *Accumulator) commit(cm handoff.Commit) {
 
 // runCheck records a run of check k.
 func (a *Accumulator) runCheck(k, outcome string, failing []string) {
-	i := slices.IndexFunc(a.st.Checks, func(c check) bool { return c.Command == k })
+	i := slices.IndexFunc(a.st.Checks, func(c handoff.Check) bool { return c.Command == k })
 	if i < 0 {
 		if len(a.st.Checks) >= maxChecks {
 			a.st.Checks = slices.Delete(a.st.Checks, 0, 1)
 		}
-		a.st.Checks = append(a.st.Checks, check{handoff.Check{Command: strings.Clone(k)}})
+		a.st.Checks = append(a.st.Checks, handoff.Check{Command: strings.Clone(k)})
 		i = len(a.st.Checks) - 1
 	}
 	c := &a.st.Checks[i]
@@ -576,8 +572,8 @@ func (a *Accumulator) Facts() *handoff.Facts {
 		src.Pending = nil
 	}
 	f := settled.st.facts()
-	f.Read = settled.st.workingSet(f.Files, cmp.Or(a.readLimit, MaxRead))
 	f.InFlight = inFlight
+	f.Read = settled.st.workingSet(f.Files, cmp.Or(a.readLimit, MaxRead))
 	if f.LastAssistant != "" {
 		f.LastAssistant = a.keep(f.LastAssistant, MaxTextRunes)
 		if f.Since != nil && f.Since.LastAssistant != "" {
@@ -660,7 +656,7 @@ func (st *accState) facts() *handoff.Facts {
 		return merge(lists)
 	}
 	f := &handoff.Facts{
-		Tasks:          slices.Clone(st.Plan),
+		State:          st.State.Clone(),
 		CompactSummary: st.Summary,
 		Compactions:    st.Compactions,
 		Model:          st.Model,
@@ -668,17 +664,11 @@ func (st *accState) facts() *handoff.Facts {
 		Records:        st.Records,
 		LookOnly:       st.LookOnly,
 		Started:        st.Started,
-		Commits:        slices.Clone(st.Commits),
 	}
 	for _, s := range srcs {
 		f.Omitted.Files += s.Cut.Files
 		f.Omitted.Commands += s.Cut.Commands
 		f.Omitted.Errors += s.Cut.Errors
-	}
-	for _, c := range st.Checks {
-		hc := c.Check
-		hc.Failing = slices.Clone(c.Failing)
-		f.Checks = append(f.Checks, hc)
 	}
 	var since handoff.Since
 	var files []item
@@ -709,7 +699,7 @@ func (st *accState) facts() *handoff.Facts {
 	}
 	for i := range errs {
 		if errs[i].R {
-			errs[i].S = handoff.Cut(errs[i].S, MaxLineRunes-len(resolvedMark)) + resolvedMark
+			errs[i].S = handoff.Cut(errs[i].S, MaxLineRunes-len(handoff.ResolvedMark)) + handoff.ResolvedMark
 		}
 	}
 	for _, l := range []struct {
@@ -738,9 +728,6 @@ func (st *accState) facts() *handoff.Facts {
 	}
 	return f
 }
-
-// resolvedMark ends an error whose command succeeded later.
-const resolvedMark = " (resolved: passed later)"
 
 // appendLast is AppendLast counting what it drops in *dropped.
 func appendLast(list []item, max int, dropped *int, it item) []item {
@@ -772,10 +759,8 @@ func (st *accState) clone() accState {
 			cp.Agents[id] = &c
 		}
 	}
-	cp.Plan = slices.Clone(st.Plan)
+	cp.State = st.State.Clone()
 	cp.Prompts = slices.Clone(st.Prompts)
-	cp.Checks = slices.Clone(st.Checks)
-	cp.Commits = slices.Clone(st.Commits)
 	cp.Seen = slices.Clone(st.Seen)
 	return cp
 }
