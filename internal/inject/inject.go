@@ -373,7 +373,7 @@ func handoffBlock(in Input) block {
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
 	if in.HandoffFrom != "" {
-		title += ", " + sayFrom(in.HandoffFrom)
+		title += ", " + sayFrom(quoteLine(in.HandoffFrom))
 	}
 	summary := strings.TrimSpace(clean(h.Sections["Summary"]))
 	if summary == "" {
