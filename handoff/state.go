@@ -62,6 +62,9 @@ type Check struct {
 	// FailedBefore says an earlier run of the same command failed: with
 	// Outcome Passed, the failure is resolved.
 	FailedBefore bool `json:"failed_before,omitempty"`
+	// Tests is how many tests the run said it ran, in its tool's words; 0
+	// when it did not say.
+	Tests int `json:"tests,omitempty"`
 }
 
 // Commit is a commit the session made.
@@ -97,6 +100,9 @@ func (s State) Markdown() string {
 		for _, c := range s.Checks {
 			b.WriteString("  - " + c.Line() + "\n")
 		}
+	}
+	if n := s.TestsRun(); n > 0 {
+		fmt.Fprintf(&b, "- Tests run: %d\n", n)
 	}
 	if len(s.Commits) > 0 {
 		b.WriteString("- Commits:\n")
@@ -148,6 +154,15 @@ func (c Check) Line() string {
 		s += resolvedCheck
 	}
 	return s
+}
+
+// TestsRun is how many tests the last run of each check said it ran.
+func (s *State) TestsRun() int {
+	n := 0
+	for _, c := range s.Checks {
+		n += c.Tests
+	}
+	return n
 }
 
 // Worked reports whether s says work was done: a plan, a check or a commit.
