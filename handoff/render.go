@@ -385,6 +385,7 @@ func cleanState(s State) State {
 		out.Uncommitted, out.MoreUncommitted = out.Uncommitted[:maxUncommitted], s.MoreUncommitted+n-maxUncommitted
 	}
 	out.InFlight = oneLines(s.InFlight)
+	out.Read = oneLines(s.Read)
 	return out
 }
 
@@ -395,11 +396,6 @@ func oneLines(items []string) []string {
 	for _, it := range items {
 		if it = itemText(it); it != "" {
 			out = append(out, it)
-		}
-	}
-	for _, p := range s.Read {
-		if p = itemText(p); p != "" {
-			out.Read = append(out.Read, p)
 		}
 	}
 	return out
