@@ -161,6 +161,17 @@ func TestWorkTravelsToAnotherMachine(t *testing.T) {
 		t.Errorf("the desk's start lacks the laptop's handoff:\n%s", ans.Context)
 	}
 
+	// The desk's timeline shows the laptop's handoff, by git's author.
+	var fromLaptop []LogEntry
+	for _, e := range Log(pd, LogQuery{Author: "Kim"}) {
+		if e.Machine == "laptop" {
+			fromLaptop = append(fromLaptop, e)
+		}
+	}
+	if len(fromLaptop) != 1 || fromLaptop[0].Stream != "auth" || fromLaptop[0].Event != "session-end" || !strings.HasPrefix(fromLaptop[0].Path, "refs/continuity-fetched/origin/laptop-") {
+		t.Errorf("the desk's log from the laptop: %+v", fromLaptop)
+	}
+
 	r, err := ResumeSnapshot(pd, desk.env0(now.Add(2*time.Hour)), "auth", "Kim", true)
 	if err != nil {
 		t.Fatalf("resume --from Kim --carry: %v", err)
