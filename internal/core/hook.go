@@ -91,6 +91,11 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 		client, named = k.client()
 		k.Env.Client, looked = client, true
 	}
+	if set, said := EnsureMergeDriver(p); set {
+		k.debugf("set up the ledger merge driver in this clone's git config (.gitattributes names it)")
+	} else if said != "" {
+		k.warnf("%s", said)
+	}
 	var ans agent.Answer
 	var msg, stream string
 	var files []string

@@ -138,6 +138,16 @@ func Init(o SetupOptions) (SetupResult, error) {
 		return res, err
 	}
 	res.say(msg)
+	if p.Repo.Root != "" && res.MergeDriver != "none" {
+		var commit []string
+		for _, h := range res.Hosts {
+			if rel := p.Rel(h.Settings); !filepath.IsAbs(rel) {
+				commit = append(commit, rel)
+			}
+		}
+		commit = append(commit, ".gitattributes", p.Rel(keep))
+		res.say("commit " + strings.Join(commit, ", ") + ": a teammate's clone then needs nothing more (its first hook sets up the merge driver in its own git config)")
+	}
 	if o.PreCommit {
 		if res.PreCommit, msg, err = installPreCommit(p, o.Program); err != nil {
 			return res, err
@@ -398,10 +408,27 @@ func thisProgram() string {
 			return "continuity"
 		}
 	}
-	if strings.ContainsAny(self, " '\"\\$`") {
-		return "'" + strings.ReplaceAll(self, "'", `'\''`) + "'"
+	return shellQuote(self)
+}
+
+// selfPath is this binary's absolute path, quoted for the shell when it
+// needs to be ("" when the system cannot say).
+func selfPath() string {
+	self, err := os.Executable()
+	if err != nil {
+		return ""
 	}
-	return self
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	return shellQuote(self)
+}
+
+func shellQuote(s string) string {
+	if strings.ContainsAny(s, " '\"\\$`;&|<>()*?[]#~{}\t\n") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
 }
 
 // AgentArg is the --agent argument that names h in a suggested command
