@@ -64,8 +64,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if printsUserText(args) {
 		o, e := &redactedOut{w: stdout, json: &a.json}, &redactedOut{w: stderr}
-		defer o.flush()
-		defer e.flush()
+		defer func() {
+			o.flush()
+			e.flush()
+			e.allowanceNotes()
+		}()
 		a.out, a.errw, stdout, stderr = o, e, o, e
 	}
 	root := newRoot(a)
