@@ -106,6 +106,7 @@ type HostReport struct {
 	Events   map[string]string `json:"events"`   // event → command, "" when not registered
 	Stale    []staleForm       `json:"stale"`
 	Notes    []string          `json:"notes"`
+	Ignored  []string          `json:"ignored"` // why the agent will not run the hooks: each fails doctor
 }
 
 // staleForm names the registrations a settings file holds in an older
@@ -127,7 +128,7 @@ type DoctorReport struct {
 // the host's notes, and the binary the commands run.
 func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 	p := o.Project
-	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
+	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}, Ignored: []string{}}
 	var checks []Check
 	add := func(c Check) {
 		c.Agent = h.Name()
@@ -177,6 +178,7 @@ func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 			stale = append(stale, staleCheck(o, h, path, st.Stale))
 		}
 		r.Notes = append(r.Notes, st.Notes...)
+		r.Ignored = append(r.Ignored, st.Ignored...)
 	}
 	if len(r.Settings) > 0 {
 		add(Check{Name: "settings", OK: true, Info: strings.Join(r.Settings, ", ")})
@@ -217,10 +219,16 @@ func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 		add(c)
 	}
 	if h.TrustNotes != nil && len(r.Settings) > 0 {
-		r.Notes = append(r.Notes, h.TrustNotes(o.Getenv, p.Root)...)
+		ignored, notes := h.TrustNotes(o.Getenv, p.Root)
+		r.Ignored, r.Notes = append(r.Ignored, ignored...), append(r.Notes, notes...)
+	}
+	for _, n := range r.Ignored {
+		// The hooks are registered, but the agent will not run them: the
+		// first session would silently run none.
+		add(Check{Name: "hooks ignored", Info: n, Fix: "do what it says, then run `continuity doctor` again"})
 	}
 	for _, n := range r.Notes {
-		add(Check{Name: "note", OK: true, Note: true, Info: n})
+		add(Check{Name: "hooks", OK: true, Note: true, Info: n})
 	}
 	seen := map[string]bool{} // by program: a host's commands may differ only in their arguments
 	for _, ev := range order {
