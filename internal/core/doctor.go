@@ -385,6 +385,13 @@ func mergeDriverChecks(p *workspace.Workspace) []Check {
 		return nil
 	}
 	var checks []Check
+	// What the working tree's .gitattributes says: a deletion not yet
+	// committed is no driver to warn about (git would still read the
+	// index's copy).
+	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
+	if len(install.AttributesStatus(b)) == 0 {
+		return nil
+	}
 	attr, driver, err := install.MergeDriverStatus(Git(p), sample)
 	switch {
 	case err != nil || attr != install.MergeDriver:
@@ -395,7 +402,6 @@ func mergeDriverChecks(p *workspace.Workspace) []Check {
 			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
 			Fix:  "run `continuity init` (it keeps what is already set up)"})
 	}
-	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
 	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
 	for _, l := range install.AttributesStatus(b) {
 		if l != want {

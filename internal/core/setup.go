@@ -138,7 +138,7 @@ func Init(o SetupOptions) (SetupResult, error) {
 		return res, err
 	}
 	res.say(msg)
-	if p.Repo.Root != "" && res.MergeDriver != "none" {
+	if p.Repo.Root != "" && res.MergeDriver == "registered" {
 		var commit []string
 		for _, h := range res.Hosts {
 			if rel := p.Rel(h.Settings); !filepath.IsAbs(rel) {
@@ -245,6 +245,7 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 			}
 		}
 		res.say("removed the repository's local state (" + p.Local.Dir + ")")
+		return res, nil // --purge leaves nothing, not even the mark
 	}
 	if err := markUninstalled(p, time.Now()); err != nil {
 		return res, err
@@ -254,7 +255,7 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 
 // uninstalledMark is the file in local state that says continuity was
 // uninstalled from the repository, and when: doctor then says so rather
-// than suggest a first install. init removes it; --purge keeps only it.
+// than suggest a first install. init removes it; --purge leaves none.
 func uninstalledMark(p *workspace.Workspace) string {
 	return filepath.Join(p.Local.Dir, "uninstalled")
 }
