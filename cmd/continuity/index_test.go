@@ -72,7 +72,9 @@ func TestIndexEveryAgentsSessions(t *testing.T) {
 	codex := filepath.Join(td, "internal", "agent", "codex", "testdata", "rollout-e2e.jsonl")
 	plantTranscript(t, codex, filepath.Join(home, ".codex", "sessions", "2026", "11", "23", "rollout-2026-11-23T17-40-52-01a2097f-1480-7d02-a478-77bccbc14231.jsonl"), "/home/dev/sandbox/proj", root, nil)
 	plantTranscript(t, codex, filepath.Join(home, ".codex", "sessions", "2026", "11", "24", "rollout-2026-11-24T17-40-52-other.jsonl"), "/home/dev/sandbox/proj", other,
-		func(s string) string { return strings.ReplaceAll(s, "01a2097f-1480-7d02-a478-77bccbc14231", "02b2097f-1480-7d02-a478-77bccbc14231") })
+		func(s string) string {
+			return strings.ReplaceAll(s, "01a2097f-1480-7d02-a478-77bccbc14231", "02b2097f-1480-7d02-a478-77bccbc14231")
+		})
 	copilotT := filepath.Join(td, "internal", "agent", "copilot", "testdata", "copilot", "copilot-events.jsonl")
 	plantTranscript(t, copilotT, filepath.Join(home, ".copilot", "session-state", "7ea0a04b-5a3d-42de-be09-0d61a195428c", "events.jsonl"), "/home/kim/src/proj", root, nil)
 	plantTranscript(t, copilotT, filepath.Join(home, ".copilot", "session-state", "8ea0a04b-5a3d-42de-be09-0d61a195428c", "events.jsonl"), "/home/kim/src/proj", other, nil)
