@@ -257,7 +257,9 @@ func markUninstalled(p *workspace.Workspace, now time.Time) error {
 	if err := os.MkdirAll(p.Local.Dir, 0o700); err != nil {
 		return err
 	}
-	return os.WriteFile(uninstalledMark(p), []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600)
+	return safefile.Update(uninstalledMark(p), p.Local.Options(), func([]byte) ([]byte, error) {
+		return []byte(now.UTC().Format(time.RFC3339) + "\n"), nil
+	})
 }
 
 // Uninstalled returns when continuity was uninstalled from the repository

@@ -225,7 +225,7 @@ func (st *State) markOpen(path string, open bool) error {
 	err := os.Link(shared, mark)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(st.openDir(), 0o700); err == nil {
-			if err = os.WriteFile(shared, nil, 0o600); err == nil {
+			if err = safefile.Create(shared, nil, st.Options()); err == nil || errors.Is(err, fs.ErrExist) {
 				err = os.Link(shared, mark)
 			}
 		}
@@ -233,7 +233,7 @@ func (st *State) markOpen(path string, open bool) error {
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return nil
 	}
-	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+	if err := safefile.Create(mark, nil, st.Options()); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil
