@@ -363,7 +363,7 @@ func unreadBytes(p *workspace.Workspace, e Env, id, path string) int64 {
 		files = e.Host.TranscriptFiles(path)
 	}
 	read := map[string]int64{}
-	if cp := transcript.LoadCheckpoint(p.Local.TranscriptDir(), id); cp != nil {
+	if cp := transcript.LoadCheckpoint(p.Local.TranscriptDir(), p.Local.Root(), id); cp != nil {
 		for _, m := range cp.Files {
 			read[m.Path] = m.Offset
 		}
