@@ -11,10 +11,11 @@ import (
 	"github.com/continuity-md/continuity/internal/agent/copilot"
 	"github.com/continuity-md/continuity/internal/agent/droid"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
+	"github.com/continuity-md/continuity/internal/agent/qwen"
 )
 
 // all are the hosts, the default first, each served once.
-var all = serve(claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{})
+var all = serve(claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{}, qwen.Host{})
 
 func serve(hs ...agent.Host) []agent.Served {
 	out := make([]agent.Served, len(hs))
