@@ -13,16 +13,18 @@ import (
 	"time"
 )
 
-// qwenVersion is the Qwen Code release the tests pin, and qwenNode the Node
-// it runs on (it needs Node 22; see /work/shared/next-hosts-facts.md).
-const (
-	qwenVersion = "0.24.4"
-	qwenNode    = "22.23.3"
-)
+// qwenVersion is the Qwen Code release the tests pin (see
+// /work/shared/next-hosts-facts.md).
+const qwenVersion = "0.24.4"
+
+// qwenNodeVersion is the Node it runs on: it needs Node 22, which npm's
+// node package brings.
+const qwenNodeVersion = "22.23.3"
 
 // qwenClient returns the pinned Qwen Code's Node and entry script: $QWEN_BIN
-// (the entry script) and $QWEN_NODE, else those qwen-e2e installs under
-// ~/.cache/qwen-e2e. It skips the test, saying why, when either is missing.
+// (the entry script) and $QWEN_NODE, else those script/test (or qwen-e2e)
+// installs under ~/.cache/qwen-e2e. It skips the test, saying why, when
+// either is missing.
 func qwenClient(t *testing.T) (node, entry string) {
 	t.Helper()
 	home, _ := os.UserHomeDir()
@@ -32,12 +34,15 @@ func qwenClient(t *testing.T) (node, entry string) {
 		entry = filepath.Join(cache, qwenVersion, "node_modules", "@qwen-code", "qwen-code", "cli-entry.js")
 	}
 	if node == "" {
-		node = filepath.Join(cache, "node-"+qwenNode, "node_modules", "node", "bin", "node")
+		node = filepath.Join(cache, "node", qwenNodeVersion, "node_modules", "node", "bin", "node")
+		if _, err := os.Stat(node); err != nil {
+			node = filepath.Join(cache, "node-"+qwenNodeVersion, "node_modules", "node", "bin", "node") // qwen-e2e's
+		}
 	}
 	for _, f := range []string{entry, node} {
 		if _, err := os.Stat(f); err != nil {
-			missingClient(t, "Qwen Code "+qwenVersion+" on Node "+qwenNode+" (QWEN_BIN, QWEN_NODE)",
-				fmt.Errorf("%v (npm install @qwen-code/qwen-code@%s in %s/%s, node@%s in %s/node-%s)", err, qwenVersion, cache, qwenVersion, qwenNode, cache, qwenNode))
+			missingClient(t, "Qwen Code "+qwenVersion+" on Node "+qwenNodeVersion+" (QWEN_BIN, QWEN_NODE)",
+				fmt.Errorf("%v (npm install @qwen-code/qwen-code@%s in %s/%s, node@%s in %s/node/%s)", err, qwenVersion, cache, qwenVersion, qwenNodeVersion, cache, qwenNodeVersion))
 		}
 	}
 	return node, entry
