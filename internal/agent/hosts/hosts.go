@@ -28,11 +28,8 @@ func serve(hs ...agent.Host) []agent.Served {
 // All returns every host, the default first.
 func All() []agent.Served { return append([]agent.Served(nil), all...) }
 
-// Default is the host a command serves when none is named.
-func Default() agent.Served { return all[0] }
-
-// Named returns the host called name, and false when there is none.
-func Named(name string) (agent.Served, bool) {
+// named returns the host called name, and false when there is none.
+func named(name string) (agent.Served, bool) {
 	for _, h := range all {
 		if h.Name() == name {
 			return h, true
@@ -41,20 +38,11 @@ func Named(name string) (agent.Served, bool) {
 	return agent.Served{}, false
 }
 
-// Names lists the hosts' names, the default first.
-func Names() []string {
-	names := make([]string, len(all))
-	for i, h := range all {
-		names[i] = h.Name()
-	}
-	return names
-}
-
 // TitleOf is the title of the host called name ("Claude Code"), or name
 // itself when no host is called so: a handoff records its agent by name,
 // which a build that does not know the host still shows.
 func TitleOf(name string) string {
-	if h, ok := Named(name); ok {
+	if h, ok := named(name); ok {
 		return h.Title()
 	}
 	return name
