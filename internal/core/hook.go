@@ -73,6 +73,13 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	if p == nil {
 		return agent.Answer{}
 	}
+	defer func() {
+		// What the configuration's allow entries spared is said on
+		// every run that spared something.
+		for _, n := range p.AllowanceNotes() {
+			k.warnf("config: %s", n)
+		}
+	}()
 	if refines {
 		// Only now, in a repository that has opted in, may the host look
 		// at the files the payload names.
@@ -215,6 +222,9 @@ func (k Hook) open(ev agent.Event) *workspace.Workspace {
 // the agent's shell where the host can, and prunes local state now and then.
 func (k Hook) start(p *workspace.Workspace, ev agent.Event) (agent.Answer, string, string, error) {
 	recovered := k.recover(p, ev)
+	if err := fetchSoon(p, k.Env); err != nil {
+		k.debugf("sync: %v", err) // this start uses what the last fetch brought
+	}
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, workspace.ErrNoLedger) {
 		a := agent.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
@@ -291,6 +301,17 @@ func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skip
 	}
 	w, err := writeHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
 		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
+	if w.Path != "" && Syncing(p) {
+		// On this machine's ref at once; to the remote in the background.
+		said, serr := Share(p, k.Env, name, w.Path, event)
+		if said != "" {
+			k.warnf("%s", said)
+		}
+		if serr != nil {
+			k.warnf("%s: sync: %v", ev.Name, serr)
+			w.Message += "; not recorded for sync: " + firstLine(serr)
+		}
+	}
 	msg := w.Message
 	if werr := w.Warning(); werr != nil {
 		k.warnf("%s: %v", ev.Name, werr)
