@@ -44,10 +44,10 @@ type Accumulator struct {
 	st     accState
 }
 
-// NewAccumulator returns an empty accumulator: paths are made relative to
+// newAccumulator returns an empty accumulator: paths are made relative to
 // root ("" leaves them as they are), red (nil: none) redacts every text
 // kept before it is cut to size.
-func NewAccumulator(root string, red func(string) string) *Accumulator {
+func newAccumulator(root string, red func(string) string) *Accumulator {
 	if root != "" {
 		root = filepath.Clean(root)
 	}
@@ -160,7 +160,7 @@ func (a *Accumulator) Add(o Observation) {
 		if o.Agent == "" {
 			if t := cleanText(o.Text); t != "" {
 				a.st.Before = a.st.Last
-				a.st.Last = a.item(o.Time, strings.Clone(PrefixRunes(t, MaxTextRunes+redactMargin)))
+				a.st.Last = a.item(o.Time, strings.Clone(prefixRunes(t, MaxTextRunes+redactMargin)))
 			}
 		}
 	case Summary:
@@ -251,14 +251,14 @@ func (a *Accumulator) call(o Observation) {
 	}
 	if cmd := strings.TrimSpace(o.Command); cmd != "" {
 		c.Command = handoff.Cut(a.redacted(cmd, 4*MaxLineRunes), 4*MaxLineRunes)
-		line := CommandLine(c.Command)
+		line := commandLine(c.Command)
 		switch {
 		case LookOnly(c.Command):
 			a.st.LookOnly++
 		case line != "":
 			src.Commands = appendUnique(src.Commands, a.item(o.Time, line), MaxCommands, &src.Cut.Commands)
 		}
-		if k := CheckOf(c.Command, a.checks); k != "" {
+		if k := checkOf(c.Command, a.checks); k != "" {
 			c.Check = k
 			a.runCheck(k, handoff.Running, nil)
 		}
@@ -312,10 +312,10 @@ func (a *Accumulator) result(o Observation) {
 		if i < 0 && !o.Failed && o.Exit == nil {
 			return
 		}
-		line := errorLine(c, o.Exit, a.redacted(PrefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
+		line := errorLine(c, o.Exit, a.redacted(prefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
 		it := a.item(o.Time, line)
 		if c.Command != "" {
-			it.K = CommandLine(c.Command)
+			it.K = commandLine(c.Command)
 		}
 		src.Errors = appendLast(src.Errors, MaxErrors, &src.Cut.Errors, it)
 		return
@@ -324,7 +324,7 @@ func (a *Accumulator) result(o Observation) {
 		return
 	}
 	if c.Command != "" {
-		a.resolve(CommandLine(c.Command))
+		a.resolve(commandLine(c.Command))
 		if makesCommits(c.Command) {
 			for _, cm := range commitsIn(o.Text) {
 				a.commit(cm)
@@ -497,9 +497,9 @@ func (a *Accumulator) rel(p string) string {
 // redacted is s redacted, for a text that will be cut to at most n runes.
 func (a *Accumulator) redacted(s string, n int) string {
 	if a.red == nil || s == "" {
-		return PrefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
+		return prefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
 	}
-	return a.red(PrefixRunes(s, n+redactMargin))
+	return a.red(prefixRunes(s, n+redactMargin))
 }
 
 // keep is s redacted, then cut to at most n runes.
@@ -553,7 +553,7 @@ func (a *Accumulator) Facts() *handoff.Facts {
 func flightLine(c call) string {
 	switch {
 	case c.Command != "":
-		return "`" + CommandLine(c.Command) + "`"
+		return "`" + commandLine(c.Command) + "`"
 	case len(c.Files) > 0:
 		return c.Tool + " " + strings.Join(c.Files, ", ")
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/continuity-md/continuity/handoff"
 )
 
-// CommandLine is a command as it ran, on one line: its first non-empty
+// commandLine is a command as it ran, on one line: its first non-empty
 // line, never rewritten (runs of spaces kept), with a mark saying how many
 // lines were left out when more followed, at most MaxLineRunes long.
-func CommandLine(cmd string) string {
+func commandLine(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
 	first, rest, more := strings.Cut(cmd, "\n")
 	first = strings.TrimRight(first, " \t\r")
@@ -134,21 +134,21 @@ var checkShapes = sync.OnceValue(func() []*regexp.Regexp {
 	return out
 })
 
-// CheckOf is the check a command runs, as its key (the command, one line),
+// checkOf is the check a command runs, as its key (the command, one line),
 // or "" when it runs none: a command whose parts (split at && ; and
 // ||, a leading cd or env assignment passed over) include a test, build,
 // lint or typecheck of a common toolchain, or one matching extra (a
 // project's own patterns).
-func CheckOf(cmd string, extra []*regexp.Regexp) string {
+func checkOf(cmd string, extra []*regexp.Regexp) string {
 	for _, part := range commandParts(cmd) {
 		for _, re := range checkShapes() {
 			if re.MatchString(part) {
-				return CommandLine(cmd)
+				return commandLine(cmd)
 			}
 		}
 		for _, re := range extra {
 			if re.MatchString(part) {
-				return CommandLine(cmd)
+				return commandLine(cmd)
 			}
 		}
 	}
@@ -361,7 +361,7 @@ func errorLine(c call, exit *int, out string) string {
 	var b strings.Builder
 	switch {
 	case c.Command != "":
-		b.WriteString("`" + handoff.Cut(CommandLine(c.Command), 80) + "`")
+		b.WriteString("`" + handoff.Cut(commandLine(c.Command), 80) + "`")
 	case c.Tool != "":
 		b.WriteString(c.Tool)
 		if len(c.Files) > 0 {

@@ -49,15 +49,15 @@ func TestLookOnly(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	if got := CommandLine("  go run .\n  --flag\n"); got != "go run . … (+1 line)" {
-		t.Errorf("CommandLine = %q", got)
+	if got := commandLine("  go run .\n  --flag\n"); got != "go run . … (+1 line)" {
+		t.Errorf("commandLine = %q", got)
 	}
-	if got := CommandLine("a  b\nc\nd"); got != "a  b … (+2 lines)" {
-		t.Errorf("CommandLine = %q", got)
+	if got := commandLine("a  b\nc\nd"); got != "a  b … (+2 lines)" {
+		t.Errorf("commandLine = %q", got)
 	}
 	long := strings.Repeat("x", 300)
-	if got := CommandLine(long); len([]rune(got)) != MaxLineRunes || !strings.HasSuffix(got, "…") {
-		t.Errorf("CommandLine(long) = %d runes", len([]rune(got)))
+	if got := commandLine(long); len([]rune(got)) != MaxLineRunes || !strings.HasSuffix(got, "…") {
+		t.Errorf("commandLine(long) = %d runes", len([]rune(got)))
 	}
 }
 
@@ -91,8 +91,8 @@ func TestCheckOf(t *testing.T) {
 		"cargo run --release":            false,
 		"python3 script.py":              false,
 	} {
-		if got := CheckOf(cmd, extra) != ""; got != want {
-			t.Errorf("CheckOf(%q) = %v, want %v", cmd, got, want)
+		if got := checkOf(cmd, extra) != ""; got != want {
+			t.Errorf("checkOf(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }

@@ -118,8 +118,8 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// DefaultConfig returns the built-in configuration.
-func DefaultConfig() Config {
+// defaultConfig returns the built-in configuration.
+func defaultConfig() Config {
 	var c Config
 	c.LedgerDir = "thoughts/ledgers"
 	c.HandoffDir = "thoughts/shared/handoffs"
@@ -144,10 +144,10 @@ type LoadedConfig struct {
 	Problems []error
 }
 
-// LoadConfig reads the configuration for the repository at root. getenv reads the
+// loadConfig reads the configuration for the repository at root. getenv reads the
 // environment; userDir is the user's config directory ("" to skip).
-func LoadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
-	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{}}
+func loadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
+	l := &LoadedConfig{Config: defaultConfig(), From: map[string]string{}}
 	if userDir != "" {
 		l.file(filepath.Join(userDir, "continuity", "config.yaml"), userDir)
 	}
