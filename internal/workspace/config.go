@@ -118,8 +118,8 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// defaultConfig returns the built-in configuration.
-func defaultConfig() Config {
+// DefaultConfig returns the built-in configuration.
+func DefaultConfig() Config {
 	var c Config
 	c.LedgerDir = "thoughts/ledgers"
 	c.HandoffDir = "thoughts/shared/handoffs"
@@ -147,7 +147,7 @@ type LoadedConfig struct {
 // loadConfig reads the configuration for the repository at root. getenv reads the
 // environment; userDir is the user's config directory ("" to skip).
 func loadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
-	l := &LoadedConfig{Config: defaultConfig(), From: map[string]string{}}
+	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{}}
 	if userDir != "" {
 		l.file(filepath.Join(userDir, "continuity", "config.yaml"), userDir)
 	}

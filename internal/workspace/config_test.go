@@ -66,7 +66,7 @@ func TestBadConfigKeepsDefaults(t *testing.T) {
 			t.Errorf("problem %d = %q, want it to contain %q", i, l.Problems[i], w)
 		}
 	}
-	d := defaultConfig()
+	d := DefaultConfig()
 	if l.Budget != d.Budget || l.LedgerDir != d.LedgerDir || l.Sources["resume"] != "short" {
 		t.Errorf("bad values must leave the defaults: %+v", l.Config)
 	}
@@ -133,7 +133,7 @@ func TestHostileConfigFile(t *testing.T) {
 			if !strings.Contains(l.Problems[0].Error(), ConfigFile) {
 				t.Errorf("problem %q does not name the file", l.Problems[0])
 			}
-			if l.Config.Budget != defaultConfig().Budget {
+			if l.Config.Budget != DefaultConfig().Budget {
 				t.Errorf("budget = %d, want the default", l.Config.Budget)
 			}
 		})

@@ -5,7 +5,7 @@ import "testing"
 // TestValues: every key is listed once, sorted, with where it came from:
 // its own origin, its parent's, else the default.
 func TestValues(t *testing.T) {
-	l := &LoadedConfig{Config: defaultConfig(), From: map[string]string{"budget": "CONTINUITY_BUDGET", "handoff": ".continuity.yaml"}}
+	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{"budget": "CONTINUITY_BUDGET", "handoff": ".continuity.yaml"}}
 	l.Budget = 5000
 	vs, err := l.Values()
 	if err != nil {
