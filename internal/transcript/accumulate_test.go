@@ -303,7 +303,7 @@ func TestRedactedBeforeKept(t *testing.T) {
 // TestAccumulateTestsRun: the tests a check's output says ran reach the
 // facts' State; another check that counts none (a build) adds none.
 func TestAccumulateTestsRun(t *testing.T) {
-	a := NewAccumulator(accRoot, nil)
+	a := newAccumulator(accRoot, nil)
 	for _, o := range []Observation{
 		{Kind: Call, ID: "b1", Tool: "Bash", Command: "pytest -q"},
 		{Kind: Result, ID: "b1", Failed: true, Exit: Exit(1), Text: "=========== 1 failed, 4 passed in 0.20s ===========\n"},

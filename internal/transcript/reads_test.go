@@ -42,7 +42,7 @@ func TestReadTargets(t *testing.T) {
 // a failed read, a directory searched, a pattern and a path outside the
 // repository are no part of it.
 func TestWorkingSet(t *testing.T) {
-	a := NewAccumulator("/repo", nil)
+	a := newAccumulator("/repo", nil)
 	n := 0
 	call := func(o Observation, failed bool) {
 		n++

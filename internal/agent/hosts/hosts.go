@@ -28,8 +28,8 @@ func serve(hs ...agent.Host) []agent.Served {
 // All returns every host, the default first.
 func All() []agent.Served { return append([]agent.Served(nil), all...) }
 
-// named returns the host called name, and false when there is none.
-func named(name string) (agent.Served, bool) {
+// Named returns the host called name, and false when there is none.
+func Named(name string) (agent.Served, bool) {
 	for _, h := range all {
 		if h.Name() == name {
 			return h, true
@@ -42,7 +42,7 @@ func named(name string) (agent.Served, bool) {
 // itself when no host is called so: a handoff records its agent by name,
 // which a build that does not know the host still shows.
 func TitleOf(name string) string {
-	if h, ok := named(name); ok {
+	if h, ok := Named(name); ok {
 		return h.Title()
 	}
 	return name
