@@ -84,8 +84,8 @@ type Observation struct {
 	// A check's output that cannot hold a test runner's failure is
 	// then never made (the hot path of a long session's test runs).
 	MayHold func(word string) bool
-	Tokens int    // Usage: tokens in context, from the host's own count (0: unknown)
-	Model  string // Usage
+	Tokens  int    // Usage: tokens in context, from the host's own count (0: unknown)
+	Model   string // Usage
 }
 
 // PlanEdit is a change to the agent's plan.
