@@ -149,8 +149,16 @@ type check struct {
 // transcript.Recognised), whether or not it held a fact.
 func (a *Accumulator) Recognised() { a.st.Records++ }
 
+// slowdown, when set (the benchslow build tag only), runs at each
+// observation: a deliberately slow accumulator, which script/bench must
+// catch.
+var slowdown func()
+
 // Add takes one observation.
 func (a *Accumulator) Add(o Observation) {
+	if slowdown != nil {
+		slowdown()
+	}
 	if a.st.Started == "" && o.Time != "" {
 		a.st.Started = strings.Clone(o.Time)
 	}
