@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
@@ -306,6 +307,9 @@ func checkRepo(o DoctorOptions) []Check {
 	}
 	checks = append(checks, mergeDriverChecks(p)...)
 	checks = append(checks, configChecks(p)...)
+	if c, ok := syncCheck(p, time.Now()); ok {
+		checks = append(checks, c)
+	}
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
