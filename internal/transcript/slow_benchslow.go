@@ -4,12 +4,13 @@ package transcript
 
 import "time"
 
-// The benchslow build's accumulator spends 20 µs of CPU on each
-// observation (about half a second on a 200 MB transcript): a regression
-// script/bench must fail on (script/bench -tags benchslow).
+// The benchslow build's accumulator spends 100 µs of CPU on each
+// observation: on the bench's 200 MB transcript (about 2,000 of them)
+// some 0.2 s more, nearly three times the cost. script/bench must fail on
+// it: go run ./script/bench -quick -transcript -tags benchslow.
 func init() {
 	slowdown = func() {
-		for start := time.Now(); time.Since(start) < 20*time.Microsecond; {
+		for start := time.Now(); time.Since(start) < 100*time.Microsecond; {
 		}
 	}
 }
