@@ -323,6 +323,11 @@ func checkRepo(o DoctorOptions) []Check {
 			add("ledger", true, p.Rel(li.Path), "")
 		}
 	}
+	for _, places := range p.Spellings() {
+		checks = append(checks, Check{Name: "stream names", OK: true, Warn: true,
+			Info: "one work stream is spelled two ways (" + strings.Join(places, ", ") + "): continuity reads them as one stream",
+			Fix:  "rename them to one spelling (git mv), lower case with '-', the form continuity writes"})
+	}
 	if active, why, err := p.Active(o.Getenv); err == nil {
 		add("active ledger", true, active+" ("+why+")", "")
 	}
