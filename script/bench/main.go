@@ -54,6 +54,8 @@ type config struct {
 	// burst runs only the burst: many sessions' hooks at once across
 	// worktrees, beside a single session's.
 	burst bool
+	// syncOnly runs only the session end with sync off and on.
+	syncOnly bool
 	// before is the source tree of an earlier version (e.g. from git
 	// archive): timed beside this one, in the same run.
 	before string
@@ -77,6 +79,7 @@ func main() {
 	flag.BoolVar(&c.burst, "burst", false, "only the burst: 20 sessions' hooks at once across 4 worktrees, p50 and p99 per event beside a single session's")
 	flag.StringVar(&c.before, "before", "", "also time the source tree of continuity in this directory (an earlier version): its session start, ledger edit and before-compaction hook, side by side")
 	flag.StringVar(&c.tags, "tags", "", "build continuity with these build tags (benchslow: a deliberately slowed accumulator, to see the guard fail)")
+	flag.BoolVar(&c.syncOnly, "sync", false, "only the session end with sync off and on (sync: ref, a file:// remote)")
 	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
 	c.runs, c.editRuns, c.scanRuns, c.size, c.huge = 200, 100, 5, 200<<20, 1<<30
@@ -374,6 +377,9 @@ func measure(c config) ([]row, error) {
 	if c.burst {
 		return nil, runBurst(c, bin, modRoot, tmp, env, os.Stdout, logf)
 	}
+	if c.syncOnly {
+		return runSync(c, bin, modRoot, tmp, env, logf)
+	}
 	var rows []row
 	if !c.transcriptOnly {
 		r, err := runStart(c, bin, old, base, modRoot, tmp, env, logf)
@@ -474,6 +480,14 @@ func measure(c config) ([]row, error) {
 		return nil, err
 	}
 	rows = append(rows, endRows...)
+
+	if !c.transcriptOnly {
+		syncRows, err := runSync(c, bin, modRoot, tmp, env, logf)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, syncRows...)
+	}
 
 	// The other hosts' transcripts, each in its own shape.
 	for _, sh := range shapes {
