@@ -290,7 +290,7 @@ func run(c config, w io.Writer) ([]string, error) {
 	} else {
 		fmt.Fprintf(w, "continuity bench: %d session-start runs per case, %d ledger edits and turn ends, %d transcript runs per case\n", c.runs, c.editRuns, c.scanRuns)
 	}
-	fmt.Fprintf(w, "ratios are of medians of CPU time (user + system), each process beside its floor in the same run, alternated; budgets are wall time\n\n")
+	fmt.Fprintf(w, "targets are judged on medians of CPU time (user + system), each process beside its floor in the same run, alternated; wall times are shown\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tmedian\tp90\tCPU\tratio\ttarget\tresult")
 	var missed []string
