@@ -218,13 +218,13 @@ func TestListShowContextSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown struct {
-		Session string
-		Latest  struct {
+		Stream string
+		Latest struct {
 			Path   string
 			Tokens int
 		} `json:"latest_handoff"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || shown.Session != "auth" || shown.Latest.Tokens != 153412 {
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || shown.Stream != "auth" || shown.Latest.Tokens != 153412 {
 		t.Errorf("show --json: %+v, %v\n%s", shown, err, out)
 	}
 	out.Reset()
