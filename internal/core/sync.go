@@ -120,7 +120,7 @@ func Share(p *workspace.Workspace, e Env, stream, handoffRel, event string) (str
 	carry, err := tr.BuildCarry(ctx, func(b []byte) ([]byte, bool) {
 		out := p.Redact(string(b))
 		return []byte(out), out != string(b)
-	})
+	}, strings.TrimSuffix(p.Rel(p.HandoffDir), "/")+"/")
 	if err == nil {
 		s.Carry = carry
 	}

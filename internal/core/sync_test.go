@@ -195,7 +195,12 @@ func TestWorkTravelsToAnotherMachine(t *testing.T) {
 		}
 	}
 	if r.Applied == nil || len(r.Applied.Redacted) != 1 {
-		t.Errorf("applied %+v", r.Applied)
+		t.Fatalf("applied %+v", r.Applied)
+	}
+	for _, w := range r.Applied.Written {
+		if strings.HasPrefix(w, "thoughts/shared/handoffs/") {
+			t.Errorf("a handoff file was carried (%s): the snapshot holds its own", w)
+		}
 	}
 	if !strings.Contains(r.Text, "from laptop (Kim)") {
 		t.Errorf("resume text:\n%s", r.Text)
