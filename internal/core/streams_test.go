@@ -38,7 +38,7 @@ func TestListContextSize(t *testing.T) {
 	latest := handoffFile(r, "auth", now.Add(-3*time.Hour), "Ana Newcomer", 153412)
 	handoffFile(r, "billing", now.Add(-time.Hour), "Kim", 0)
 	entries := List(openProject(r), "auth", 10, now)
-	if len(entries) != 2 || entries[0].Name != "auth" || !entries[0].Active || entries[1].Path != "" {
+	if len(entries) != 2 || entries[0].Stream != "auth" || !entries[0].Active || entries[1].Path != "" {
 		t.Fatalf("entries %+v", entries)
 	}
 	e := entries[0]
@@ -95,7 +95,7 @@ func TestSearch(t *testing.T) {
 	if hits := Search(p, Query{Text: "wrote", Since: since}); len(hits) != 1 {
 		t.Errorf("--since 7d: %+v", hits)
 	}
-	if hits := Search(p, Query{Text: "refresh", Session: "billing"}); len(hits) != 0 {
+	if hits := Search(p, Query{Text: "refresh", Stream: "billing"}); len(hits) != 0 {
 		t.Errorf("--session billing: %+v", hits)
 	}
 	if _, err := Since("last week", now); err == nil {
