@@ -138,6 +138,41 @@ func TestIndexEveryAgentsSessions(t *testing.T) {
 	if err != nil || rec == nil {
 		t.Fatalf("the deleted transcript's record: %v, %v", rec, err)
 	}
+	cli := func(args ...string) []byte {
+		t.Helper()
+		var out, errw bytes.Buffer
+		a := &app{out: &out, errw: &errw, dir: root, getenv: getenv, now: time.Now}
+		r := newRoot(a)
+		r.SetArgs(args)
+		if err := r.Execute(); err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, errw.String())
+		}
+		return out.Bytes()
+	}
+	var hits []core.Hit
+	if err := json.Unmarshal(cli("search", "--in", "sessions", "--json", "TOKEN refresh"), &hits); err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Path != "claude:7fb435c1-7033-4aa9-962f-957e346c19e6" || !strings.Contains(strings.ToLower(hits[0].Text), "token refresh") {
+		t.Errorf("search --in sessions after the transcript's deletion: %+v", hits)
+	}
+	var entries []core.LogEntry
+	if err := json.Unmarshal(cli("log", "--in", "sessions", "--json"), &entries); err != nil {
+		t.Fatal(err)
+	}
+	agents := map[string]int{}
+	for _, e := range entries {
+		if e.Event != "session" || e.Session == "" {
+			t.Errorf("log --in sessions: %+v is not marked a session", e)
+		}
+		agents[e.Agent]++
+	}
+	if len(entries) != 4 || agents["claude"] != 1 || agents["codex"] != 1 {
+		t.Errorf("log --in sessions: %+v", entries)
+	}
+	if err := json.Unmarshal(cli("log", "--in", "sessions", "--agent", "codex", "--json"), &entries); err != nil || len(entries) != 1 {
+		t.Errorf("log --agent codex: %+v, %v", entries, err)
+	}
 	if !rec.Gone() || len(rec.Facts.Prompts) == 0 || !strings.Contains(strings.Join(rec.Facts.Prompts, "\n"), "token refresh endpoint") {
 		t.Errorf("record after deletion: gone %v, prompts %q", rec.Gone(), rec.Facts.Prompts)
 	}

@@ -17,6 +17,7 @@ type logOptions struct {
 	Agent  string // only handoffs this agent wrote
 	Since  string // a date or a duration
 	Limit  int    // at most this many entries (0: all)
+	In     string // handoffs, sessions, or "" for both
 	JSON   bool
 }
 
@@ -28,6 +29,9 @@ func newLogCmd(a *app) *cobra.Command {
 		Long: `Print every handoff of the repository, newest first, grouped by day: when, who wrote it
 (git user.name), with which agent, on which event, in which work stream and on which branch, and
 where the work stood (its task and checks; the first line of its summary when it has none).
+Sessions kept by continuity index are listed beside them, marked "session" with their id (they
+belong to no work stream: --stream and --author leave them out); --in handoffs or --in sessions
+keeps one kind.
 --stream, --author ("Ana" finds "Ana Newcomer"), --agent and --since (a date such as 2026-11-01,
 or a duration such as 7d) narrow it; -n keeps the newest N. --json prints a list of entries.`,
 		Example: `  continuity log --since 7d
@@ -42,6 +46,7 @@ or a duration such as 7d) narrow it; -n keeps the newest N. --json prints a list
 	c.Flags().StringVar(&o.Author, "author", "", "only handoffs by this author (git user.name; a first name will do)")
 	c.Flags().StringVar(&o.Agent, "agent", "", "only handoffs this agent wrote ("+strings.Join(hostNameList(), ", ")+")")
 	c.Flags().StringVar(&o.Since, "since", "", "only handoffs written since a date or within a duration (7d)")
+	c.Flags().StringVar(&o.In, "in", "", "only handoffs or only sessions (indexed by continuity index)")
 	c.Flags().IntVarP(&o.Limit, "limit", "n", 0, "at most this many handoffs, the newest (0: all)")
 	return c
 }
@@ -59,6 +64,11 @@ func runLog(a *app, o logOptions) error {
 	if err != nil {
 		return usageError{Err: err}
 	}
+	switch o.In {
+	case "", "handoffs", "sessions":
+	default:
+		return usageError{Err: fmt.Errorf("--in takes handoffs or sessions, got %q", o.In)}
+	}
 	p, err := a.project()
 	if err != nil {
 		return err
@@ -66,7 +76,7 @@ func runLog(a *app, o logOptions) error {
 	if o.Stream != "" && !core.HasStream(p, o.Stream) {
 		return core.StreamNotFound(p, o.Stream)
 	}
-	entries := core.Log(p, core.LogQuery{Stream: o.Stream, Author: o.Author, Agent: o.Agent, Since: since})
+	entries := core.Log(p, core.LogQuery{Stream: o.Stream, Author: o.Author, Agent: o.Agent, Since: since, In: o.In})
 	if o.Limit > 0 && len(entries) > o.Limit {
 		entries = entries[:o.Limit]
 	}
@@ -101,6 +111,9 @@ func runLog(a *app, o logOptions) error {
 // to width runes (0: whole, as a pipe or a file gets it).
 func logLine(e core.LogEntry, loc *time.Location, width int) string {
 	parts := []string{"  " + e.Created.In(loc).Format("15:04"), orDash(e.Author), orDash(e.Agent), orDash(e.Event), e.Stream}
+	if e.Session != "" {
+		parts[4] = e.Session
+	}
 	if e.Branch != "" {
 		parts = append(parts, e.Branch)
 	}

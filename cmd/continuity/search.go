@@ -24,13 +24,18 @@ func newSearchCmd(a *app) *cobra.Command {
 	var o searchOptions
 	c := &cobra.Command{
 		Use:   "search TEXT",
-		Short: "Search ledgers and handoffs (filters: --stream, --author, --since, --in)",
+		Short: "Search ledgers, handoffs and indexed sessions (filters: --stream, --author, --since, --in)",
 		Long: `Search every ledger and handoff for TEXT (case-insensitive) and print FILE:LINE: the line.
 --stream keeps one work stream, --author the handoffs one person wrote (front matter author:
 "Ana" finds "Ana Newcomer", each word matching the start of a word of the name),
---since those written since a date (2026-11-01) or within a duration (7d, 36h), --in ledgers or
-handoffs only one kind of file. A line a handoff repeats from the ledger (or from another handoff)
-is shown once.`,
+--since those written since a date (2026-11-01) or within a duration (7d, 36h), --in ledgers,
+handoffs or sessions only one kind. A line a handoff repeats from the ledger (or from another
+handoff) is shown once.
+
+Sessions kept by continuity index (also those whose transcript the agent deleted) come after,
+as AGENT:SESSION:LINE: the line, the best first: by how many of their lines match (a request or
+the task counting double), halved for every 30 days of age; at most 3 lines a session.
+--stream and --author leave them out.`,
 		Example:     `  continuity search "refresh token" --author Kim --since 7d`,
 		Annotations: map[string]string{"args": "the TEXT to look for"},
 		Args:        exactArgs(1),
@@ -42,7 +47,7 @@ is shown once.`,
 	streamFlag(c, &o.Stream, "only this work stream", "session")
 	c.Flags().StringVar(&o.Author, "author", "", "only handoffs by this author (git user.name; a first name will do)")
 	c.Flags().StringVar(&o.Since, "since", "", "only what was written since a date or within a duration (7d)")
-	c.Flags().StringVar(&o.In, "in", "", "only ledgers or only handoffs")
+	c.Flags().StringVar(&o.In, "in", "", "only ledgers, handoffs or sessions")
 	return c
 }
 
@@ -60,15 +65,15 @@ func runSearch(a *app, o searchOptions) error {
 		return usageError{Err: err}
 	}
 	switch o.In {
-	case "", "ledgers", "handoffs":
+	case "", "ledgers", "handoffs", "sessions":
 	default:
-		return usageError{Err: fmt.Errorf("--in takes ledgers or handoffs, got %q", o.In)}
+		return usageError{Err: fmt.Errorf("--in takes ledgers, handoffs or sessions, got %q", o.In)}
 	}
 	p, err := a.project()
 	if err != nil {
 		return err
 	}
-	hits := core.Search(p, core.Query{Text: o.Text, Stream: o.Stream, Author: o.Author, Since: since, In: o.In})
+	hits := core.Search(p, core.Query{Text: o.Text, Stream: o.Stream, Author: o.Author, Since: since, In: o.In, Now: a.now()})
 	if o.JSON {
 		return writeJSON(a.out, hits)
 	}

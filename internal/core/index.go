@@ -14,12 +14,14 @@ package core
 // names another session is not trusted: the session is read again.
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -186,7 +188,7 @@ func indexOne(p *workspace.Workspace, dir string, h agent.Served, f agent.Found,
 		cp = transcript.LoadCheckpoint(cps, storeRoot(p), name)
 	}
 	red := p.Redact
-	facts, next, err := transcript.ReadFrom(paths, h.NewDecoder(p.Root, red), cp, now.Add(indexReadBudget))
+	facts, next, err := transcript.ReadFrom(paths, h.NewDecoder(p.Root, red), cp, time.Now().Add(indexReadBudget)) // the budget is real time, whatever now says
 	if err != nil {
 		return false, false, err
 	}
@@ -205,10 +207,13 @@ func indexOne(p *workspace.Workspace, dir string, h agent.Served, f agent.Found,
 	if facts.Partial {
 		rec.Size = -1 // read on next time
 	}
-	data, err := json.Marshal(rec)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the text as typed, so that search finds it in the raw bytes
+	if err := enc.Encode(rec); err != nil {
 		return false, false, err
 	}
+	data := buf.Bytes()
 	if err := transcript.SaveCheckpoint(cps, storeRoot(p), name, next); err != nil {
 		return false, false, err
 	}
@@ -321,4 +326,129 @@ func worktreeDirs(p *workspace.Workspace) []string {
 		}
 	}
 	return dirs
+}
+
+// sessionEntries are the indexed sessions on the repository's timeline.
+func sessionEntries(p *workspace.Workspace) []LogEntry {
+	var es []LogEntry
+	for _, r := range SessionRecords(p) {
+		e := LogEntry{Created: r.Started(), Agent: r.Agent, Event: "session", Session: r.Session, Path: r.Transcript}
+		e.Task, e.Checks = stateEntry(&r.Facts.State)
+		es = append(es, e)
+	}
+	return es
+}
+
+// Started is when the session began, as its transcript says (else when
+// it was last written).
+func (r *SessionRecord) Started() time.Time {
+	if t, err := time.Parse(time.RFC3339Nano, r.Facts.Started); err == nil {
+		return t
+	}
+	return r.Modified
+}
+
+// sessionHitsMax is how many matching lines search shows of one session.
+const sessionHitsMax = 3
+
+// searchSessions returns the lines of the indexed sessions that hold
+// q.Text, the best session first: relevance (how many of its lines match,
+// a request or the task counting double) halved for every 30 days of age.
+// A record's raw bytes are looked at first; only one that holds the text
+// is parsed.
+func searchSessions(p *workspace.Workspace, q Query, m matcher, now time.Time) []Hit {
+	dir, err := IndexDir(p)
+	if err != nil {
+		return nil
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "sessions"))
+	if err != nil {
+		return nil
+	}
+	// A needle JSON writes escaped cannot be looked for in the raw bytes.
+	raw := !strings.ContainsAny(q.Text, "\"\\") && strings.IndexFunc(q.Text, func(r rune) bool { return r < 0x20 }) < 0
+	type scored struct {
+		hits  []Hit
+		score float64
+	}
+	var found []scored
+	var low []byte
+	opts := safefile.Options{Root: storeRoot(p), MaxSize: maxRecordBytes}
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		src, err := safefile.Read(filepath.Join(dir, "sessions", e.Name()), opts)
+		if err != nil || raw && !m.in(src, &low) {
+			continue
+		}
+		var r SessionRecord
+		if json.Unmarshal(src, &r) != nil || r.Version != recordVersion || recordName(r.Agent, r.Session) != name {
+			continue
+		}
+		if !q.Since.IsZero() && r.Modified.Before(q.Since) {
+			continue
+		}
+		var hits []Hit
+		weight := 0.0
+		for i, l := range recordLines(&r) {
+			if !m.in([]byte(l.text), &low) {
+				continue
+			}
+			weight += l.weight
+			if len(hits) < sessionHitsMax {
+				hits = append(hits, Hit{Path: r.Agent + ":" + r.Session, Line: i + 1, Text: l.text, Kind: "session"})
+			}
+		}
+		if len(hits) == 0 {
+			continue
+		}
+		age := now.Sub(r.Modified).Hours() / 24 / 30
+		found = append(found, scored{hits, weight / math.Pow(2, max(age, 0))})
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].score > found[j].score })
+	var hits []Hit
+	for _, f := range found {
+		hits = append(hits, f.hits...)
+	}
+	return hits
+}
+
+// recordLine is one searchable line of a session's record.
+type recordLine struct {
+	text   string
+	weight float64
+}
+
+// recordLines are the lines search looks in: the task, the requests, the
+// last reply, then the files, commands, checks and commits.
+func recordLines(r *SessionRecord) []recordLine {
+	var ls []recordLine
+	add := func(prefix, text string, w float64) {
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				ls = append(ls, recordLine{prefix + l, w})
+			}
+		}
+	}
+	f := &r.Facts
+	add("task: ", f.Task, 2)
+	for _, pr := range f.Prompts {
+		add("request: ", pr, 2)
+	}
+	add("reply: ", f.LastAssistant, 1)
+	for _, x := range f.Files {
+		add("file: ", x, 1)
+	}
+	for _, x := range f.Commands {
+		add("command: ", x, 1)
+	}
+	for _, c := range f.Checks {
+		add("check: ", c.Command+" ("+c.Outcome+")", 1)
+	}
+	for _, c := range f.Commits {
+		add("commit: ", c.Hash+" "+c.Subject, 1)
+	}
+	return ls
 }

@@ -39,6 +39,10 @@ type LogEntry struct {
 	// ref) and a fetch brought, names that machine; Author is then git's
 	// author of the ref's commit, and Path the ref's file.
 	Machine string `json:"machine,omitempty"`
+	// Session, for a session the index keeps (continuity index) rather
+	// than a handoff, is its agent's session id; Event is then "session"
+	// and Path its transcript (which may be gone).
+	Session string `json:"session,omitempty"`
 }
 
 // LogQuery selects the handoffs of the timeline.
@@ -47,6 +51,7 @@ type LogQuery struct {
 	Author string    // only handoffs whose author has a word starting with each of these words
 	Agent  string    // only handoffs this agent wrote (claude, codex, gemini, ...)
 	Since  time.Time // only handoffs written since (zero for all)
+	In     string    // "handoffs" or "sessions": only those ("" for both)
 }
 
 // logHead bounds what log reads of a handoff: its front matter and the
@@ -82,6 +87,23 @@ func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
 		}
 	})
 	var out []LogEntry
+	if q.In != "sessions" {
+		out = logHandoffs(p, q, perStream)
+	}
+	if q.In != "handoffs" && q.Stream == "" && q.Author == "" {
+		for _, e := range sessionEntries(p) {
+			if q.matches(e) {
+				out = append(out, e)
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Created.After(out[b].Created) })
+	return out
+}
+
+// logHandoffs are the handoffs of the timeline q selects.
+func logHandoffs(p *workspace.Workspace, q LogQuery, perStream [][]LogEntry) []LogEntry {
+	var out []LogEntry
 	for _, es := range perStream {
 		for _, e := range es {
 			if q.matches(e) {
@@ -94,7 +116,6 @@ func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
 			out = append(out, e)
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Created.After(out[b].Created) })
 	return out
 }
 

@@ -20,7 +20,8 @@ type Query struct {
 	Stream string    // only this work stream ("" for all)
 	Author string    // only handoffs whose author has a word starting with each of these words
 	Since  time.Time // only what was written since (zero for all)
-	In     string    // "ledgers" or "handoffs": only that kind of file ("" for both)
+	In     string    // "ledgers", "handoffs" or "sessions": only those ("" for all)
+	Now    time.Time // for the sessions' recency (zero: now)
 }
 
 // Hit is one matching line.
@@ -34,18 +35,29 @@ type Hit struct {
 }
 
 // Search returns the lines of ledgers and handoffs that hold q.Text, each
-// stream's ledger first, then its handoffs oldest first. A file is read
+// stream's ledger first, then its handoffs oldest first, then those of the
+// sessions the index keeps, the best first (see searchSessions). A file is read
 // once and searched as bytes (an ASCII needle in a copy lowered in place);
 // its front matter is read only when it has a hit and a filter asks.
 // Streams are searched by as many readers as the machine has cores.
-func Search(p *workspace.Workspace, q Query) []Hit {
+func Search(p *workspace.Workspace, q Query) (hits []Hit) {
 	m := newMatcher(q.Text)
+	hits = []Hit{}
+	if q.In == "sessions" || q.In == "" && q.Stream == "" && q.Author == "" {
+		now := q.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
+		defer func() { hits = append(hits, searchSessions(p, q, m, now)...) }()
+	}
+	if q.In == "sessions" {
+		return hits
+	}
 	loose := hasLoose(p.HandoffDir)
 	perStream := byStream(p, q.Stream, func() func(string) []Hit {
 		s := searcher{p: p, q: q, m: m}
 		return func(name string) []Hit { return s.stream(name, loose) }
 	})
-	hits := []Hit{}
 	for _, hs := range perStream {
 		hits = append(hits, hs...)
 	}
