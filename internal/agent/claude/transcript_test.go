@@ -524,7 +524,7 @@ func TestCheckVerdictFromOutput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./... ; echo done"}}]}}` + "\n" +
 				`{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":false,"content":` + tc.output + `}]}}` + "\n"
-			f, err := ReadTranscript(strings.NewReader(src), "/tmp/p", nil)
+			f, err := readTranscript(strings.NewReader(src), "/tmp/p", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
