@@ -70,7 +70,8 @@ func TestReadTranscriptMultilinePrompt(t *testing.T) {
 			"NotebookEdit analysis.ipynb: File has not been read yet. Read it first before writing to it.",
 			"MultiEdit README.md: Error: No such tool available: MultiEdit",
 			"TodoWrite: Error: No such tool available: TodoWrite. TodoWrite is disabled for this session, in subagents as well as here.",
-			"Edit README.md: String to replace not found in file.",
+			// The Edit whose string was not found is no open error: the
+			// next Edit worked.
 		},
 		Prompts: []string{
 			"Fix the login bug.\n\nSteps:\n1. reproduce it\n2. fix it in README.md\n\nThanks!",
@@ -194,7 +195,8 @@ func TestReadTranscriptTasks(t *testing.T) {
 	if !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
 	}
-	if want := []string{"TaskCreate: boom"}; !reflect.DeepEqual(f.Errors, want) {
+	// The failed TaskCreate is no open error: the next TaskCreate worked.
+	if want := []string(nil); !reflect.DeepEqual(f.Errors, want) {
 		t.Errorf("errors = %q, want %q", f.Errors, want)
 	}
 }
