@@ -412,3 +412,18 @@ func errorLine(c call, exit *int, out string) string {
 	}
 	return handoff.Cut(b.String(), MaxLineRunes)
 }
+
+// PatchFiles are the files a patch in the "*** Begin Patch" form (Codex's
+// apply_patch, Copilot's) adds, updates, deletes or moves.
+func PatchFiles(text string) []string {
+	var files []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if path, ok := strings.CutPrefix(line, marker); ok {
+				files = append(files, strings.TrimSpace(path))
+			}
+		}
+	}
+	return files
+}

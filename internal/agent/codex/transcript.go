@@ -304,20 +304,7 @@ func shellCommand(argv gjson.Result) string {
 // patch reports an apply_patch call and the files its patch names.
 func (d *records) patch(id, text, ts string, acc *transcript.Accumulator) {
 	d.remember(id, "apply_patch")
-	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: "apply_patch", Files: patchFiles(text)})
-}
-
-// patchFiles are the files a patch adds, updates, deletes or moves.
-func patchFiles(text string) []string {
-	var files []string
-	for _, line := range strings.Split(text, "\n") {
-		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if path, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), marker); ok {
-				files = append(files, strings.TrimSpace(path))
-			}
-		}
-	}
-	return files
+	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: "apply_patch", Files: transcript.PatchFiles(text)})
 }
 
 // outputText is a tool output: a string, or (in some releases) content
@@ -480,7 +467,7 @@ func (d *records) script(id, js, ts string, acc *transcript.Accumulator) {
 		case lit.cmd:
 			o = transcript.Observation{Tool: "exec_command", Command: lit.text}
 		case strings.Contains(lit.text, "*** Begin Patch"):
-			o = transcript.Observation{Tool: "apply_patch", Files: patchFiles(lit.text)}
+			o = transcript.Observation{Tool: "apply_patch", Files: transcript.PatchFiles(lit.text)}
 		default:
 			continue
 		}
