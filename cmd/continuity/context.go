@@ -40,7 +40,7 @@ what the hook prints. With continuity disabled (continuity disable) nothing is i
 	c.Flags().StringVar(&o.Source, "source", "startup", "the session's source: startup, resume, clear, compact or fork")
 	c.Flags().StringVar(&o.Session, "session", "", "the agent session id (for --source compact: its fresh handoff)")
 	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "this ledger instead of the active one")
-	c.Flags().StringVar(&o.Agent, "agent", "", "the host: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&o.Agent, "agent", "", "the host: "+hostNames()+" (default "+known[0].Name()+")")
 	c.Flags().BoolVar(&o.HookOutput, "hook-output", false, "print the hook's own JSON output, byte for byte")
 	return c
 }
@@ -111,17 +111,17 @@ func runContext(a *app, o contextOptions) error {
 
 // hostAndLedger finds the host called agent, opens the project and checks
 // the named ledger, or finds the active one when name is "".
-func (a *app) hostAndLedger(agent, name string) (agent.Host, *workspace.Workspace, string, error) {
-	h, err := hostNamed(agent)
+func (a *app) hostAndLedger(agentName, name string) (agent.Served, *workspace.Workspace, string, error) {
+	h, err := hostNamed(agentName)
 	if err != nil {
-		return nil, nil, "", err
+		return agent.Served{}, nil, "", err
 	}
 	p, err := a.project()
 	if err != nil {
-		return nil, nil, "", err
+		return agent.Served{}, nil, "", err
 	}
 	if err := workspace.CheckName(name); name != "" && err != nil {
-		return nil, nil, "", usageError{Err: err} // named on the command line
+		return agent.Served{}, nil, "", usageError{Err: err} // named on the command line
 	}
 	name, err = a.ledgerName(p, name)
 	return h, p, name, err

@@ -31,7 +31,7 @@ func runDoctor(a *app, o setupOptions) error {
 	if err != nil {
 		return err
 	}
-	do := core.DoctorOptions{Project: p, Getenv: a.getenv, All: hosts, Default: hosts[0].Name()}
+	do := core.DoctorOptions{Project: p, Getenv: a.getenv, All: known, Default: known[0].Name()}
 	if len(o.Agents) > 0 {
 		if do.Hosts, err = selectHosts(o.Agents); err != nil {
 			return err

@@ -53,6 +53,6 @@ newest transcript the host (--agent) keeps for this project.`,
 	}
 	c.Flags().StringVar(&transcript, "transcript", "", "the transcript (JSONL) to read")
 	c.Flags().StringVarP(&name, "ledger", "l", "", "write it for this ledger instead of the active one")
-	c.Flags().StringVar(&agent, "agent", "", "the host whose transcript it is: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&agent, "agent", "", "the host whose transcript it is: "+hostNames()+" (default "+known[0].Name()+")")
 	return c
 }

@@ -33,19 +33,13 @@ one line on stderr. CONTINUITY_DISABLE=1 turns it off; CONTINUITY_DEBUG=1 says m
 			return nil
 		},
 	}
-	c.Flags().StringVar(&agentName, "agent", "", "the host calling: "+hostNames()+" (default "+hosts[0].Name()+")")
+	c.Flags().StringVar(&agentName, "agent", "", "the host calling: "+hostNames()+" (default "+known[0].Name()+")")
 	c.Flags().StringVar(&event, "event", "", "the host's event, for hosts whose payloads do not name it (registered by init)")
 	return c
 }
 
 // hostNames lists the hosts' names.
-func hostNames() string {
-	var names []string
-	for _, h := range hosts {
-		names = append(names, h.Name())
-	}
-	return strings.Join(names, ", ")
-}
+func hostNames() string { return strings.Join(hostNameList(), ", ") }
 
 func truthy(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -63,13 +57,13 @@ func runHookNamed(a *app, name, event string) {
 		fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
 		return
 	}
-	if n, ok := h.(agent.EventNamer); ok && event != "" {
-		h = n.ForEvent(event)
+	if h.ForEvent != nil && event != "" {
+		h = h.ForEvent(event)
 	}
-	for _, g := range hosts {
-		if guest, ok := g.(agent.Guest); ok && g.Name() != h.Name() {
-			if served, hosting := guest.Hosting(h.Name(), a.getenv); hosting {
-				if h = served; h == nil {
+	for _, g := range known {
+		if g.Hosting != nil && g.Name() != h.Name() {
+			if served, hosting := g.Hosting(h.Name(), a.getenv); hosting {
+				if h = served; h.Host == nil {
 					return // the client's own registration answers this call
 				}
 				break
@@ -82,7 +76,7 @@ func runHookNamed(a *app, name, event string) {
 // runHookFor reads the payload, lets the core act on the host's event and
 // prints the host's answer. It never fails: whatever happens, the session
 // goes on.
-func runHookFor(a *app, h agent.Host) {
+func runHookFor(a *app, h agent.Served) {
 	if truthy(a.getenv("CONTINUITY_DISABLE")) {
 		return
 	}
@@ -116,7 +110,7 @@ func runHookFor(a *app, h agent.Host) {
 
 // env is what the core's use cases take from the command: host h, the
 // environment, the clock and the version.
-func (a *app) env(h agent.Host) core.Env {
+func (a *app) env(h agent.Served) core.Env {
 	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
 }
 
@@ -124,15 +118,11 @@ func (a *app) env(h agent.Host) core.Env {
 // shell ran it, or the terminal's program), when it can be identified: a
 // printed context leaves that client's own sessions out of the others at
 // work, as its hooks do.
-func clientOf(h agent.Host) *localstate.Process {
+func clientOf(h agent.Served) *localstate.Process {
 	if !localstate.ProcessesSupported {
 		return nil
 	}
-	var names []string
-	if n, ok := h.(agent.ClientNamer); ok {
-		names = n.ClientNames()
-	}
-	id, _, err := localstate.ClientProcess(names...)
+	id, _, err := localstate.ClientProcess(h.ClientNames...)
 	if err != nil {
 		return nil
 	}

@@ -5,33 +5,30 @@ import (
 	"strings"
 
 	"github.com/continuity-md/continuity/internal/agent"
-	"github.com/continuity-md/continuity/internal/agent/claude"
-	"github.com/continuity-md/continuity/internal/agent/codex"
-	"github.com/continuity-md/continuity/internal/agent/copilot"
-	"github.com/continuity-md/continuity/internal/agent/droid"
-	"github.com/continuity-md/continuity/internal/agent/gemini"
+	"github.com/continuity-md/continuity/internal/agent/hosts"
 )
 
-// hosts are the coding agents continuity serves, the default first.
-var hosts = []agent.Host{claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{}}
+// known are the hosts this command serves (hosts.All), the default first,
+// each served once: its optional capabilities found here.
+var known = hosts.All()
 
 // hostNamed returns the host called name ("" is the default, the first).
-func hostNamed(name string) (agent.Host, error) {
+func hostNamed(name string) (agent.Served, error) {
 	if name == "" {
-		return hosts[0], nil
+		return known[0], nil
 	}
-	for _, h := range hosts {
+	for _, h := range known {
 		if h.Name() == name {
 			return h, nil
 		}
 	}
-	return nil, usageError{Err: fmt.Errorf("unknown agent %q: use %s", name, strings.Join(hostNameList(), ", "))}
+	return agent.Served{}, usageError{Err: fmt.Errorf("unknown agent %q: use %s", name, strings.Join(hostNameList(), ", "))}
 }
 
 // hostNameList lists the hosts' names, the default first.
 func hostNameList() []string {
-	names := make([]string, len(hosts))
-	for i, h := range hosts {
+	names := make([]string, len(known))
+	for i, h := range known {
 		names[i] = h.Name()
 	}
 	return names

@@ -24,7 +24,7 @@ the context a new session would get: the ledger and its latest handoff.`,
 			if err != nil {
 				return err
 			}
-			e := a.env(hosts[0])
+			e := a.env(known[0])
 			if len(args) == 0 {
 				name, err := a.activeName(p)
 				if err != nil {

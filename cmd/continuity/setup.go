@@ -26,11 +26,11 @@ func agentFlag(c *cobra.Command, o *setupOptions, usage string) {
 
 // selectHosts returns the hosts names name, each once, in the order given;
 // none gives the default host.
-func selectHosts(names []string) ([]agent.Host, error) {
+func selectHosts(names []string) ([]agent.Served, error) {
 	if len(names) == 0 {
-		return []agent.Host{hosts[0]}, nil
+		return []agent.Served{known[0]}, nil
 	}
-	var out []agent.Host
+	var out []agent.Served
 	seen := map[string]bool{}
 	for _, n := range names {
 		h, err := hostNamed(strings.TrimSpace(n))
@@ -58,7 +58,7 @@ func (a *app) setupFor(o setupOptions) (core.SetupOptions, error) {
 			dir = filepath.Join(a.dir, dir)
 		}
 	}
-	return core.SetupOptions{Dir: dir, Getenv: a.getenv, Hosts: hs, All: hosts, User: o.User, PreCommit: o.PreCommit, Purge: o.Purge}, nil
+	return core.SetupOptions{Dir: dir, Getenv: a.getenv, Hosts: hs, All: known, User: o.User, PreCommit: o.PreCommit, Purge: o.Purge}, nil
 }
 
 // printSetup prints init's or uninstall's result: its lines, or with

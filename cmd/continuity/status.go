@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
+	"github.com/continuity-md/continuity/internal/agent/hosts"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/core"
 	"github.com/continuity-md/continuity/internal/inject"
 )
@@ -72,7 +72,7 @@ func runStatus(a *app, o statusOptions) error {
 		if stream == "" {
 			stream = "-"
 		}
-		fmt.Fprintf(a.out, "%s  %s  %s  stream %s  session %s\n", state, agent.TitleOf(s.Agent), where, stream, s.ID)
+		fmt.Fprintf(a.out, "%s  %s  %s  stream %s  session %s\n", state, hosts.TitleOf(s.Agent), where, stream, s.ID)
 		fmt.Fprintf(a.out, "      started %s ago, last hook %s ago\n", inject.Age(now.Sub(s.Started)), inject.Age(now.Sub(s.Active)))
 		if len(s.Files) > 0 {
 			files := s.Files

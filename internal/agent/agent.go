@@ -101,7 +101,8 @@ type Status struct {
 
 // Host is one coding agent: what every host can do, as four small
 // interfaces. The optional capabilities below it are what only some hosts
-// do; the core asks for one with a type assertion to its named interface.
+// do: each is a named interface a host package implements, found once when
+// the host is chosen (Serve) and asked of the Served value after that.
 type Host interface {
 	Identity
 	Hooks
@@ -237,4 +238,82 @@ type Sample interface {
 	Home(dir string) []string                                // the environment that keeps the client's files under dir
 	Compaction(id, transcript, cwd, summary string) [][]byte // the payloads around a compaction
 	Context(out []byte) (string, error)                      // the context a start hook's output injects
+}
+
+// Served is a host with its optional capabilities found once, where a
+// command chooses the host (as rclone's Features.Fill): the rest of the
+// code asks these fields, never the host's type. A nil field is a
+// capability the host does not have.
+type Served struct {
+	Host
+	// Refine completes an event from the files it names (Refiner).
+	Refine func(ev Event) Event
+	// TranscriptRoots lists every directory that keeps the project's
+	// transcripts (TranscriptRooter).
+	TranscriptRoots func(getenv func(string) string, root string) []string
+	// TranscriptFiles lists a session's files, its transcript first
+	// (SessionFiler).
+	TranscriptFiles func(path string) []string
+	// ClientNames names the client's executables (ClientNamer); nil when
+	// the host names none.
+	ClientNames []string
+	// SettingsFiles lists every settings file the host reads, the most
+	// specific first (SettingsFiler).
+	SettingsFiles func(getenv func(string) string, root string) ([]string, error)
+	// HookEvents are the host's events in the order it registers them
+	// (EventLister); nil when it does not say.
+	HookEvents []string
+	// TrustNotes say what the person must do for the project's hooks to
+	// run (TrustNoter).
+	TrustNotes func(getenv func(string) string, root string) []string
+	// ForEvent is the host reading payloads of the event it is told
+	// (EventNamer), already served.
+	ForEvent func(name string) Served
+	// Hosting reports whether this client runs the hook registered for
+	// registrant, and the host that serves it (Guest), already served;
+	// served.Host is nil when the client's own registration answers.
+	Hosting func(registrant string, getenv func(string) string) (served Served, hosting bool)
+}
+
+// Serve finds h's optional capabilities, once. Serving a Served host
+// returns it unchanged.
+func Serve(h Host) Served {
+	if s, ok := h.(Served); ok {
+		return s
+	}
+	s := Served{Host: h}
+	if r, ok := h.(Refiner); ok {
+		s.Refine = r.Refine
+	}
+	if r, ok := h.(TranscriptRooter); ok {
+		s.TranscriptRoots = r.TranscriptRoots
+	}
+	if f, ok := h.(SessionFiler); ok {
+		s.TranscriptFiles = f.TranscriptFiles
+	}
+	if n, ok := h.(ClientNamer); ok {
+		s.ClientNames = n.ClientNames()
+	}
+	if f, ok := h.(SettingsFiler); ok {
+		s.SettingsFiles = f.SettingsFiles
+	}
+	if l, ok := h.(EventLister); ok {
+		s.HookEvents = l.HookEvents()
+	}
+	if n, ok := h.(TrustNoter); ok {
+		s.TrustNotes = n.TrustNotes
+	}
+	if n, ok := h.(EventNamer); ok {
+		s.ForEvent = func(name string) Served { return Serve(n.ForEvent(name)) }
+	}
+	if g, ok := h.(Guest); ok {
+		s.Hosting = func(registrant string, getenv func(string) string) (Served, bool) {
+			served, hosting := g.Hosting(registrant, getenv)
+			if served == nil {
+				return Served{}, hosting
+			}
+			return Serve(served), hosting
+		}
+	}
+	return s
 }

@@ -176,6 +176,37 @@ func Import(path string, src []byte, now time.Time) ([]byte, error) {
 	return ledger.Compose(path, ledger.EOL(src), &l, "", cut(src, p.drop))
 }
 
+// Kept returns, for a ledger Import converts, the items under sections that
+// name a field which no field took (an item holding code, a table, a line
+// that is a heading in all but form): they stay in the body, where import
+// says they are. sections names where they are, in order, once each.
+func Kept(path string, src []byte) (items int, sections []string) {
+	body := src
+	if ledger.HasFrontMatter(src) {
+		fm, err := ledger.Parse(path, src)
+		if err != nil {
+			return 0, nil
+		}
+		body = fm.Body
+	}
+	if !mayHaveSections(body) || ledger.IsTemplateBody(body) {
+		return 0, nil
+	}
+	p := readSections(path, body)
+	if p == nil {
+		return 0, nil
+	}
+	seen := map[string]bool{}
+	for _, k := range p.kept {
+		items++
+		if !seen[k.section] {
+			seen[k.section] = true
+			sections = append(sections, k.section)
+		}
+	}
+	return items, sections
+}
+
 // importFront converts a front matter ledger whose body holds the fields.
 func importFront(path string, src []byte, now time.Time) ([]byte, error) {
 	fm, err := ledger.Parse(path, src)

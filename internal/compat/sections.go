@@ -83,6 +83,11 @@ var (
 	labelRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\*{0,2}([A-Za-z][^:*` + "`" + `\n]{0,59}?)\s*(?:\*{0,2}\s*:\s*\*{0,2}|:)(?:\s+|$)`)
 	})
+	// noteLabelRE is a bold label with a note or a mark between it and its
+	// colon: "**Done** ✅:", "**Next** (optional future):".
+	noteLabelRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\*\*([A-Za-z][^*:\n]{0,59})\*\*(?:\s*(?:\([^()\n]{0,40}\)|[^\p{L}\p{N}\s:*` + "`" + `()]+))+\s*:(?:\s+|$)`)
+	})
 	dateEndRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\s*[(\[]?(\d{4}-\d{2}-\d{2})[)\]]?\.?$`)
 	})
@@ -231,6 +236,9 @@ func headingKind(title string) (secKind, status) {
 func labelOf(s string) (label, rest string, ok bool) {
 	m := labelRE().FindStringSubmatchIndex(s)
 	if m == nil {
+		m = noteLabelRE().FindStringSubmatchIndex(s)
+	}
+	if m == nil {
 		return "", "", false
 	}
 	return strings.TrimSpace(s[m[2]:m[3]]), strings.TrimSpace(s[m[1]:]), true
@@ -266,7 +274,14 @@ type sectionParse struct {
 	drop     [][2]int         // byte ranges Import leaves out: what was understood
 	known    bool             // some block or heading named a field
 	skip     map[secKind]bool // fields not to read (a front matter holds them)
+	cur      string           // the title of the section being read
+	kept     []keptItem       // items of known sections no field took: they stay in the notes
 }
+
+// keptItem is an item under a section that names a field that was not
+// taken into the field (code in it, a shape no field carries): it stays in
+// the notes, and import says so.
+type keptItem struct{ section, text string }
 
 // parseSections reads src as a section-style ledger; ok is false when it has
 // none of the known sections.
@@ -461,6 +476,7 @@ func (p *sectionParse) finish(i int) {
 		s.all = p.decisionHeading(s)
 	default:
 		base := s.prefix
+		p.cur = plainTitle(s.title)
 		for i := 0; i < len(s.blocks); i++ {
 			n := s.blocks[i]
 			if lead, ok := p.leadIn(s, n); ok {
@@ -485,6 +501,9 @@ func (p *sectionParse) finish(i int) {
 			}
 			if !p.block(s, n) {
 				s.all = false
+				if _, isList := n.(*ast.List); !isList && s.kind != secOther {
+					p.keep(linesText(p.src, n))
+				}
 			}
 		}
 		s.prefix = base
@@ -653,7 +672,7 @@ func (p *sectionParse) labelLine(k secKind, line string, preamble bool) bool {
 		return false
 	}
 	if low == "current focus" || low == "working on" || low == "current task" {
-		if p.l.Now != "" {
+		if p.l.Now != "" || p.skip[secNow] {
 			return false
 		}
 		p.known = true
@@ -797,9 +816,19 @@ func (p *sectionParse) list(k secKind, st status, prefix string, l *ast.List) bo
 			p.dropItem(it)
 		} else {
 			all = false
+			t, _, _ := p.itemParts(it)
+			p.keep(t)
 		}
 	}
 	return all
+}
+
+// keep notes an item of a known section that stays in the notes.
+func (p *sectionParse) keep(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	p.kept = append(p.kept, keptItem{section: p.cur, text: text})
 }
 
 // itemParts returns an item's first text, its nested list, and whether it
@@ -831,8 +860,11 @@ func (p *sectionParse) itemParts(it ast.Node) (t string, nested *ast.List, extra
 // nested items taken and dropped one by one).
 func (p *sectionParse) item(k secKind, st status, prefix string, it ast.Node) bool {
 	t, nested, extra := p.itemParts(it)
-	if extra || t == "" && nested == nil {
+	if t == "" && nested == nil {
 		return false
+	}
+	if extra {
+		return p.wholeItem(k, st, prefix, it)
 	}
 	box, t := splitBox(t)
 	if k == secState {
@@ -869,6 +901,55 @@ func (p *sectionParse) item(k secKind, st status, prefix string, it ast.Node) bo
 		return true
 	}
 	p.addItem(k, text, box == "x" || box == "X")
+	return true
+}
+
+// wholeItem reads an item holding more than a line and a list (further
+// paragraphs, a quote, lists between paragraphs) as one item of the
+// section's field, its text whole: the first line is the item, the rest
+// its detail.
+func (p *sectionParse) wholeItem(k secKind, st status, prefix string, it ast.Node) bool {
+	head, details, ok := p.itemText(it)
+	if !ok || head == "" {
+		return false
+	}
+	box, head := splitBox(head)
+	switch k {
+	case secDecisions:
+		dec := decisionOfText(head)
+		if dec.Decision == "" {
+			return false
+		}
+		dec.Why = joinDetail(dec.Why, details)
+		if prefix != "" {
+			dec.Decision = prefix + ": " + dec.Decision
+		}
+		p.l.Decisions = append(p.l.Decisions, dec)
+		return true
+	case secState:
+		switch box {
+		case "x", "X":
+			k = secDone
+		case "→", "->", ">", "~":
+			k = secNow
+		case " ":
+			k = secNext
+		default:
+			k = map[status]secKind{stDone: secDone, stNow: secNow, stNext: secNext}[st]
+		}
+		if k == secOther {
+			return false
+		}
+	case secGoal:
+		p.l.Goal = joinLine(p.l.Goal, "- "+joinDetail(withPrefix(prefix, head), details))
+		return true
+	case secOther, secPhase:
+		return false
+	}
+	if k == secFiles {
+		prefix = ""
+	}
+	p.addItem(k, joinDetail(withPrefix(prefix, head), details), box == "x" || box == "X")
 	return true
 }
 
@@ -933,22 +1014,26 @@ func (p *sectionParse) decisionItem(prefix, t string, nested *ast.List) bool {
 	if nested != nil {
 		var extra []string
 		for c := nested.FirstChild(); c != nil; c = c.NextSibling() {
-			nt, sub, x := p.itemParts(c)
-			if x || sub != nil {
+			nt, sub, ok := p.itemText(c)
+			if !ok {
 				return false
 			}
+			_, nt = splitBox(nt)
 			lab, rest, ok := labelOf(nt)
 			if !ok {
-				extra = append(extra, nt)
+				extra = append(extra, joinDetail(nt, sub))
 				continue
 			}
 			switch strings.ToLower(plainTitle(lab)) {
 			case "rationale", "why", "reason", "because":
-				dec.Why = joinSentence(dec.Why, rest)
+				dec.Why = joinSentence(dec.Why, joinDetail(rest, sub))
 			case "decision", "choice", "chosen":
 				dec.Decision = joinSentence(dec.Decision, rest)
+				if len(sub) > 0 {
+					extra = append(extra, sub...)
+				}
 			default:
-				extra = append(extra, plainTitle(lab)+": "+rest)
+				extra = append(extra, joinDetail(plainTitle(lab)+": "+rest, sub))
 			}
 		}
 		if len(extra) > 0 {
@@ -985,16 +1070,22 @@ func (p *sectionParse) decisionTable(b *ast.Paragraph) bool {
 	if len(rows) < 3 || strings.Trim(strings.Join(rows[1], ""), "-: ") != "" {
 		return false
 	}
-	col := map[string]int{"decision": -1, "why": -1, "date": -1}
+	col := map[string]int{"decision": -1, "choice": -1, "why": -1, "date": -1}
 	for i, h := range rows[0] {
 		switch strings.ToLower(plainTitle(h)) {
-		case "decision", "choice", "what":
+		case "decision", "what", "topic", "area", "question":
 			col["decision"] = i
+		case "choice", "chosen", "chose":
+			col["choice"] = i
 		case "rationale", "why", "reason", "because":
 			col["why"] = i
 		case "date", "when":
 			col["date"] = i
 		}
+	}
+	if col["decision"] < 0 {
+		// "| Choice | Why |": the choice is the decision.
+		col["decision"], col["choice"] = col["choice"], -1
 	}
 	if col["decision"] < 0 {
 		return false
@@ -1007,7 +1098,13 @@ func (p *sectionParse) decisionTable(b *ast.Paragraph) bool {
 	}
 	var decs []ledger.Decision
 	for _, r := range rows[2:] {
-		if d := cell(r, "decision"); d != "" {
+		d := cell(r, "decision")
+		if c := cell(r, "choice"); c != "" {
+			// "| Vector store | pgvector over ChromaDB |": what was
+			// decided and what was chosen, both kept.
+			d = withPrefix(d, c)
+		}
+		if d != "" {
 			decs = append(decs, ledger.Decision{Decision: d, Why: cell(r, "why"), Date: cell(r, "date")})
 		}
 	}
@@ -1186,7 +1283,18 @@ func phaseTitle(title string) string {
 func (p *sectionParse) fileItem(t string, nested *ast.List) bool {
 	if lab, rest, ok := labelOf(t); ok && !looksLikePath(lab) {
 		if labelKind(lab) != secFiles {
-			return false
+			// "Branch: `main`", "Test cmd: `cargo test`": a working set
+			// holds ids and commands as well as files.
+			if nested != nil {
+				parts, ok := p.flatten(nested)
+				if !ok {
+					return false
+				}
+				p.addItem(secFiles, joinDetail(plainTitle(lab)+": "+rest, parts), false)
+				return true
+			}
+			p.addItem(secFiles, plainTitle(lab)+": "+rest, false)
+			return true
 		}
 		if nested != nil && !p.list(secFiles, stNone, "", nested) {
 			return false
@@ -1204,7 +1312,12 @@ func (p *sectionParse) fileItem(t string, nested *ast.List) bool {
 		return true
 	}
 	if nested != nil {
-		return false
+		parts, ok := p.flatten(nested)
+		if !ok {
+			return false
+		}
+		p.addItem(secFiles, joinDetail(unquoteLead(t), parts), false)
+		return true
 	}
 	if paths, ok := pathList(t); ok {
 		for _, f := range paths {
@@ -1212,13 +1325,7 @@ func (p *sectionParse) fileItem(t string, nested *ast.List) bool {
 		}
 		return true
 	}
-	first := t
-	if i := strings.IndexAny(first, " \t"); i > 0 {
-		first = first[:i]
-	}
-	if !looksLikePath(strings.Trim(first, "`*:,")) {
-		return false
-	}
+	// A path with a note, or an id or a command the working set names.
 	p.addItem(secFiles, unquoteLead(t), false)
 	return true
 }
@@ -1276,25 +1383,71 @@ func unquoteLead(t string) string {
 
 // flatten returns the texts of a nested list (and of lists nested in it).
 func (p *sectionParse) flatten(l *ast.List) ([]string, bool) {
-	var out []string
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		t, nested, extra := p.itemParts(it)
-		if extra {
+	return p.blockTexts(l)
+}
+
+// itemText returns an item's first text and, as details, the text of all
+// it holds after it (further paragraphs, quotes, nested lists at any
+// depth), each kept whole; ok is false when it holds what a field cannot
+// carry as text (code, a table, HTML), which then stays in the notes.
+func (p *sectionParse) itemText(it ast.Node) (head string, details []string, ok bool) {
+	first := true
+	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+		parts, ok := p.blockTexts(c)
+		if !ok {
+			return "", nil, false
+		}
+		if first && len(parts) > 0 {
+			first = false
+			if c.Kind() == ast.KindParagraph || c.Kind() == ast.KindTextBlock {
+				head, parts = parts[0], parts[1:]
+			}
+		}
+		details = append(details, parts...)
+	}
+	return head, details, true
+}
+
+// blockTexts returns the texts of a block inside an item: a paragraph's
+// lines joined, a list's items (each with its own details), a quote's.
+func (p *sectionParse) blockTexts(n ast.Node) ([]string, bool) {
+	switch b := n.(type) {
+	case *ast.TextBlock, *ast.Paragraph:
+		t := linesText(p.src, b)
+		if isTableOrMarkup(t) {
 			return nil, false
 		}
-		_, t = splitBox(t)
-		if nested != nil {
-			parts, ok := p.flatten(nested)
+		if t == "" {
+			return nil, true
+		}
+		return []string{t}, true
+	case *ast.List:
+		var out []string
+		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+			head, details, ok := p.itemText(it)
 			if !ok {
 				return nil, false
 			}
-			t = joinDetail(t, parts)
+			_, head = splitBox(head)
+			if t := joinDetail(head, details); t != "" {
+				out = append(out, t)
+			}
 		}
-		if t != "" {
-			out = append(out, t)
+		return out, true
+	case *ast.Blockquote:
+		var out []string
+		for c := b.FirstChild(); c != nil; c = c.NextSibling() {
+			parts, ok := p.blockTexts(c)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, parts...)
 		}
+		return out, true
+	case *ast.ThematicBreak:
+		return nil, true
 	}
-	return out, true
+	return nil, false
 }
 
 // dropItem drops a list item's lines.

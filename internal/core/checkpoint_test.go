@@ -63,7 +63,7 @@ func TestCheckpointTurnByTurn(t *testing.T) {
 	if _, moved, err := Checkpoint(r.p, e, "s1", path); err != nil || !moved {
 		t.Fatalf("second turn: moved %v, %v", moved, err)
 	}
-	resumed, _, err := transcript.ReadFrom([]string{path}, claude.Host{}.NewDecoder(r.p.Root, r.p.Redact), transcript.LoadCheckpoint(state, "s1"), time.Time{})
+	resumed, _, err := transcript.ReadFrom([]string{path}, claude.Host{}.NewDecoder(r.p.Root, r.p.Redact), transcript.LoadCheckpoint(state, r.p.Local.Root(), "s1"), time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/safefile"
 	"github.com/continuity-md/continuity/internal/workspace"
 )
@@ -34,9 +33,9 @@ func transcriptFiles(p *workspace.Workspace, e Env, path string, named bool) ([]
 		roots = append(roots, e.Roots...)
 	}
 	err := checkTranscript(path, roots)
-	if m, ok := e.Host.(agent.TranscriptRooter); ok && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
+	if e.Host.TranscriptRoots != nil && !named && (len(roots) == 0 || errors.Is(err, safefile.ErrOutsideRoot)) {
 		// The project's other directories are listed only when needed.
-		for _, d := range m.TranscriptRoots(e.Getenv, p.Root) {
+		for _, d := range e.Host.TranscriptRoots(e.Getenv, p.Root) {
 			if d != "" {
 				roots = append(roots, d)
 			}
@@ -58,8 +57,8 @@ func transcriptFiles(p *workspace.Workspace, e Env, path string, named bool) ([]
 		return nil, fmt.Errorf("%s: %s", shownPath(p, path), causeOf(err))
 	}
 	files := []string{path}
-	if m, ok := e.Host.(agent.SessionFiler); ok {
-		files = m.TranscriptFiles(path)
+	if e.Host.TranscriptFiles != nil {
+		files = e.Host.TranscriptFiles(path)
 	}
 	if named {
 		return files, nil

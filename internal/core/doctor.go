@@ -30,8 +30,8 @@ type DoctorOptions struct {
 	Getenv  func(string) string
 	// Hosts are the hosts named (--agent); none checks every host of All
 	// that has a registration, else the first of All.
-	Hosts   []agent.Host
-	All     []agent.Host
+	Hosts   []agent.Served
+	All     []agent.Served
 	Default string // the default host's name (suggested commands omit --agent for it)
 }
 
@@ -124,7 +124,7 @@ type DoctorReport struct {
 // doctorHost checks one host's registration: its settings files (merged by
 // event, the most specific first), each event, the form of the commands,
 // the host's notes, and the binary the commands run.
-func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
+func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 	p := o.Project
 	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
 	var checks []Check
@@ -133,8 +133,8 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 		checks = append(checks, c)
 	}
 	var files []string
-	if sf, ok := h.(agent.SettingsFiler); ok {
-		files, _ = sf.SettingsFiles(o.Getenv, p.Root)
+	if h.SettingsFiles != nil {
+		files, _ = h.SettingsFiles(o.Getenv, p.Root)
 	} else {
 		for _, sc := range []agent.Scope{agent.Project, agent.User} {
 			if f, err := h.SettingsPath(o.Getenv, p.Root, sc); err == nil {
@@ -215,8 +215,8 @@ func checkHost(o DoctorOptions, h agent.Host) (HostReport, []Check) {
 	for _, c := range stale {
 		add(c)
 	}
-	if tn, ok := h.(agent.TrustNoter); ok && len(r.Settings) > 0 {
-		r.Notes = append(r.Notes, tn.TrustNotes(o.Getenv, p.Root)...)
+	if h.TrustNotes != nil && len(r.Settings) > 0 {
+		r.Notes = append(r.Notes, h.TrustNotes(o.Getenv, p.Root)...)
 	}
 	for _, n := range r.Notes {
 		add(Check{Name: "note", OK: true, Note: true, Info: n})
@@ -247,12 +247,10 @@ func staleCheck(o DoctorOptions, h agent.Host, path string, stale []string) Chec
 
 // sortEvents orders a host's events as it registers them when it says
 // (eventLister), else by name, so the report reads the same each run.
-func sortEvents(h agent.Host, evs []string) {
+func sortEvents(h agent.Served, evs []string) {
 	rank := map[string]int{}
-	if l, ok := h.(agent.EventLister); ok {
-		for i, ev := range l.HookEvents() {
-			rank[ev] = i + 1
-		}
+	for i, ev := range h.HookEvents {
+		rank[ev] = i + 1
 	}
 	sort.SliceStable(evs, func(i, j int) bool {
 		ri, rj := rank[evs[i]], rank[evs[j]]

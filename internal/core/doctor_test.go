@@ -10,7 +10,7 @@ import (
 	"github.com/continuity-md/continuity/internal/testkit"
 )
 
-var all = []agent.Host{claude.Host{}, codex.Host{}}
+var all = []agent.Served{agent.Serve(claude.Host{}), agent.Serve(codex.Host{})}
 
 func checks(rep DoctorReport, name string) []Check {
 	var out []Check
@@ -53,7 +53,7 @@ func TestNothingRegistered(t *testing.T) {
 // registration, and a suggested fix names a host that is not the default.
 func TestRegisteredHostsOnly(t *testing.T) {
 	r := testkit.New(t, false)
-	if _, err := Init(SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Host{codex.Host{}}, All: all, Program: "continuity"}); err != nil {
+	if _, err := Init(SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: []agent.Served{agent.Serve(codex.Host{})}, All: all, Program: "continuity"}); err != nil {
 		t.Fatal(err)
 	}
 	rep := Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, All: all, Default: "claude"})
@@ -69,7 +69,7 @@ func TestRegisteredHostsOnly(t *testing.T) {
 		t.Errorf("merge driver checks %+v", md)
 	}
 	// Named, a host without hooks is checked and fails.
-	rep = Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, Hosts: []agent.Host{claude.Host{}}, All: all, Default: "claude"})
+	rep = Doctor(DoctorOptions{Project: openProject(r), Getenv: r.Getenv, Hosts: []agent.Served{agent.Serve(claude.Host{})}, All: all, Default: "claude"})
 	if rep.OK || rep.Hosts[0].Agent != "claude" {
 		t.Errorf("--agent claude: %+v", rep.Hosts)
 	}
@@ -90,7 +90,7 @@ func TestProgramOf(t *testing.T) {
 
 func TestSortEvents(t *testing.T) {
 	evs := []string{"Zeta", "SessionEnd", "PreCompact", "SessionStart", "Alpha"}
-	sortEvents(claude.Host{}, evs)
+	sortEvents(agent.Serve(claude.Host{}), evs)
 	if evs[len(evs)-2] != "Alpha" || evs[len(evs)-1] != "Zeta" {
 		t.Errorf("unknown events not last by name: %v", evs)
 	}

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,23 +48,10 @@ func lastGiven(p *workspace.Workspace, name string) time.Time {
 // marker that is not a regular file (a link planted there) is left alone.
 func markGiven(p *workspace.Workspace, name string, now time.Time) {
 	path := givenFile(p, name)
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
-			return
-		}
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return
-		}
-		if f != nil {
-			f.Close()
-		}
-	case err != nil || !fi.Mode().IsRegular():
+	if p.Local.Mkdir(filepath.Dir(path)) != nil {
 		return
 	}
-	_ = os.Chtimes(path, now, now)
+	_ = safefile.Touch(path, now, p.Local.Options())
 }
 
 // chooseHandoff returns the handoff to give for stream name, starting from

@@ -194,7 +194,7 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 	stateDir := p.Local.TranscriptDir()
 	if !r.Named {
 		if r.AgentSession != "" {
-			cp = transcript.LoadCheckpoint(stateDir, r.AgentSession)
+			cp = transcript.LoadCheckpoint(stateDir, p.Local.Root(), r.AgentSession)
 		}
 		if b := e.Host.Limits().EndBudget; b > 0 {
 			deadline = time.Now().Add(b * 6 / 10)
@@ -212,7 +212,7 @@ func readFacts(p *workspace.Workspace, e Env, r Request) (*handoff.Facts, readWa
 	}
 	var warn readWarnings
 	if !r.Named && r.AgentSession != "" && next != nil {
-		if err := transcript.SaveCheckpoint(stateDir, r.AgentSession, next); err != nil {
+		if err := transcript.SaveCheckpoint(stateDir, p.Local.Root(), r.AgentSession, next); err != nil {
 			warn.lines = append(warn.lines, "transcript checkpoint not kept: "+firstLine(err))
 		}
 	}
@@ -264,7 +264,7 @@ func Checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, mov
 // so far (relative to the root) when it read something new.
 func checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, files []string, moved bool, err error) {
 	stateDir := p.Local.TranscriptDir()
-	cp := transcript.LoadCheckpoint(stateDir, id)
+	cp := transcript.LoadCheckpoint(stateDir, p.Local.Root(), id)
 	tfiles, err := transcriptFiles(p, e, path, false)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("transcript not read (%v)", err)
@@ -293,7 +293,7 @@ func checkpoint(p *workspace.Workspace, e Env, id, path string) (msg string, fil
 	if cp != nil && after == before {
 		return "", nil, false, nil
 	}
-	if err := transcript.SaveCheckpoint(stateDir, id, next); err != nil {
+	if err := transcript.SaveCheckpoint(stateDir, p.Local.Root(), id, next); err != nil {
 		return "", facts.Files, true, err
 	}
 	return fmt.Sprintf("checkpoint at %s: %d files, %d commands, %d errors so far", sizeText(after), len(facts.Files), len(facts.Commands), len(facts.Errors)), facts.Files, true, nil

@@ -119,7 +119,7 @@ func (r *repo) env0(h agent.Host) Env {
 	if h == nil {
 		h = claude.Host{}
 	}
-	return Env{Host: h, Getenv: r.getenv, Now: testNow, Version: "test"}
+	return Env{Host: agent.Serve(h), Getenv: r.getenv, Now: testNow, Version: "test"}
 }
 
 const authLedger = `---

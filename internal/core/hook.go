@@ -58,7 +58,7 @@ type Hook struct {
 // state (for doctor).
 func (k Hook) Handle(ev agent.Event) agent.Answer {
 	start := time.Now()
-	refiner, refines := k.Host.(agent.Refiner)
+	refines := k.Host.Refine != nil
 	switch {
 	case ev.Kind == agent.Ignore:
 		k.debugf("event %q is not one continuity handles", ev.Name)
@@ -75,7 +75,7 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	if refines {
 		// Only now, in a repository that has opted in, may the host look
 		// at the files the payload names.
-		ev = refiner.Refine(ev)
+		ev = k.Host.Refine(ev)
 		if ev.Kind == agent.Ignore || ev.Kind == agent.BeforePrompt && !ev.Compacted {
 			return agent.Answer{}
 		}

@@ -62,7 +62,11 @@ type ImportResult struct {
 	Moved      []string `json:"moved,omitempty"`  // the fields filled, with their item counts: "goal", "3 done"
 	Items      int      `json:"items"`            // items (and goal, now) now in the front matter
 	NotesLines int      `json:"notes_lines"`      // non-blank lines left in the body
-	Problem    string   `json:"problem,omitempty"`
+	// Kept counts the items under sections that name a field which no field
+	// took (code in them, a shape no field carries): they stay in the body.
+	Kept    int      `json:"kept_in_notes"`
+	KeptIn  []string `json:"kept_in_sections,omitempty"` // the sections they are under
+	Problem string   `json:"problem,omitempty"`
 }
 
 // ImportJob is one file to convert and where its result goes.
@@ -181,6 +185,7 @@ func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 		return refuse(err)
 	}
 	summarize(&r, targetRel, out)
+	r.Kept, r.KeptIn = compat.Kept(targetRel, src)
 	switch {
 	case dry && copyTo:
 		r.Action = "would-copy"
@@ -192,7 +197,7 @@ func ImportOne(o ImportOptions, j ImportJob, dry bool) ([]byte, ImportResult) {
 		if _, err := os.Stat(j.Target); err == nil {
 			return refuse(fmt.Errorf("%s exists; choose another name with --name", r.Target))
 		}
-		if err := os.MkdirAll(filepath.Dir(j.Target), 0o755); err != nil {
+		if err := p.MkdirAll(filepath.Dir(j.Target)); err != nil {
 			return refuse(err)
 		}
 		err = safefile.Update(j.Target, p.WriteOptions(), func(old []byte) ([]byte, error) {
@@ -292,6 +297,13 @@ func (r ImportResult) Line() string {
 		what = "nothing"
 	}
 	body := fmt.Sprintf("%s to the front matter; %s of notes kept in the body", what, lines(r.NotesLines))
+	if r.Kept > 0 {
+		n := "1 item"
+		if r.Kept > 1 {
+			n = fmt.Sprintf("%d items", r.Kept)
+		}
+		body += fmt.Sprintf(", with %s under %s that no field holds", n, strings.Join(r.KeptIn, ", "))
+	}
 	switch r.Action {
 	case "converted":
 		return fmt.Sprintf("converted %s: %s", r.Path, body)

@@ -123,7 +123,7 @@ func unregisterMergeDriver(p *workspace.Workspace) (action, msg string, err erro
 // is committed content: a hook there that is a symlink to a file outside
 // the tree is refused (Root), not followed.
 func hookOptions(p *workspace.Workspace, path string) safefile.Options {
-	o := safefile.Options{LockDir: filepath.Join(p.Local.Dir, "locks")}
+	o := safefile.Options{LockDir: p.Local.LockDir()}
 	dir := filepath.Dir(path)
 	if under(p.Root, dir) && !under(p.Repo.GitDir, dir) && !under(p.Repo.CommonDir, dir) {
 		o.Root = p.Root

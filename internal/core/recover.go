@@ -27,10 +27,7 @@ func (k Hook) client() (*localstate.Process, bool) {
 		if !localstate.ProcessesSupported {
 			return nil, false
 		}
-		var names []string
-		if h, ok := k.Host.(agent.ClientNamer); ok {
-			names = h.ClientNames()
-		}
+		names := k.Host.ClientNames
 		find = func() (localstate.Process, bool, error) {
 			id, named, err := localstate.ClientProcess(names...)
 			return id, named || len(names) == 0, err
@@ -359,11 +356,11 @@ func readToEnd(cp *transcript.Checkpoint, files []string) bool {
 // checkpoint (all of it without one).
 func unreadBytes(p *workspace.Workspace, e Env, id, path string) int64 {
 	files := []string{path}
-	if m, ok := e.Host.(agent.SessionFiler); ok {
-		files = m.TranscriptFiles(path)
+	if e.Host.TranscriptFiles != nil {
+		files = e.Host.TranscriptFiles(path)
 	}
 	read := map[string]int64{}
-	if cp := transcript.LoadCheckpoint(p.Local.TranscriptDir(), id); cp != nil {
+	if cp := transcript.LoadCheckpoint(p.Local.TranscriptDir(), p.Local.Root(), id); cp != nil {
 		for _, m := range cp.Files {
 			read[m.Path] = m.Offset
 		}

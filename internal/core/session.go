@@ -21,7 +21,7 @@ import (
 // Env is what a use case takes from outside the project: the host it
 // serves, the environment, the clock and the tool's version.
 type Env struct {
-	Host    agent.Host
+	Host    agent.Served
 	Getenv  func(string) string
 	Now     time.Time
 	Version string

@@ -26,8 +26,8 @@ import (
 type SetupOptions struct {
 	Dir       string              // the project directory, absolute
 	Getenv    func(string) string // the environment
-	Hosts     []agent.Host        // the hosts to register with (or remove from)
-	All       []agent.Host        // every host known (uninstall: is any still registered?)
+	Hosts     []agent.Served      // the hosts to register with (or remove from)
+	All       []agent.Served      // every host known (uninstall: is any still registered?)
 	User      bool                // the user's settings instead of the project's
 	Program   string              // init: the program the hooks run
 	PreCommit bool                // init: also install the pre-commit scan
@@ -254,16 +254,17 @@ func markUninstalled(p *workspace.Workspace, now time.Time) error {
 	if p.Local.Dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(p.Local.Dir, 0o700); err != nil {
+	if err := p.Local.Mkdir(p.Local.Dir); err != nil {
 		return err
 	}
-	return os.WriteFile(uninstalledMark(p), []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o600)
+	stamp := []byte(now.UTC().Format(time.RFC3339) + "\n")
+	return safefile.Update(uninstalledMark(p), p.Local.Options(), func([]byte) ([]byte, error) { return stamp, nil })
 }
 
 // Uninstalled returns when continuity was uninstalled from the repository
 // (zero when it was not, or was installed again since).
 func Uninstalled(p *workspace.Workspace) time.Time {
-	b, err := os.ReadFile(uninstalledMark(p))
+	b, err := safefile.Read(uninstalledMark(p), safefile.Options{Root: p.Local.Root(), MaxSize: 1 << 10})
 	if err != nil {
 		return time.Time{}
 	}
@@ -347,12 +348,15 @@ func editSettings(path, root string, edit func(old []byte) ([]byte, bool, error)
 	if err := safefile.MkdirAll(filepath.Dir(path), root, 0o755); err != nil {
 		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	lockDir := filepath.Join(os.TempDir(), "continuity-locks")
-	if p, err := workspace.Open(filepath.Dir(path)); err == nil {
-		lockDir = filepath.Join(p.Local.Dir, "locks")
+	// The locks of the folder's own local state (confined to it, or a
+	// directory private to the user), never a shared one such as
+	// /tmp/continuity-locks, which another user could make first.
+	p, err := workspace.Open(filepath.Dir(path))
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
 	}
 	changed := false
-	err := safefile.Update(path, safefile.Options{LockDir: lockDir, Root: root}, func(old []byte) ([]byte, error) {
+	err = safefile.Update(path, safefile.Options{LockDir: p.Local.LockDir(), Root: root}, func(old []byte) ([]byte, error) {
 		out, ch, err := edit(old)
 		if err != nil {
 			return nil, SettingsError(path, err)

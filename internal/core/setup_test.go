@@ -16,7 +16,11 @@ import (
 )
 
 func options(r *testkit.Repo, hs ...agent.Host) SetupOptions {
-	return SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: hs, All: []agent.Host{claude.Host{}, codex.Host{}}, Program: "continuity"}
+	served := make([]agent.Served, len(hs))
+	for i, h := range hs {
+		served[i] = agent.Serve(h)
+	}
+	return SetupOptions{Dir: r.Dir, Getenv: r.Getenv, Hosts: served, All: []agent.Served{agent.Serve(claude.Host{}), agent.Serve(codex.Host{})}, Program: "continuity"}
 }
 
 // TestInitUninstall: init registers the hooks, creates the directories and

@@ -16,7 +16,7 @@ import (
 // Start creates ledger name at path with goal (redacted) and makes it the
 // active one in this worktree; an existing ledger is left as it is.
 func Start(p *workspace.Workspace, name, path, goal string, now time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := p.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create ledger directory: %w", err)
 	}
 	src := ledger.New(name, p.Redact(goal), now)

@@ -43,7 +43,7 @@ func TestStateScenario(t *testing.T) {
 			}
 			r.Write("thoughts/ledgers/CONTINUITY_div.md", scenarioLedger)
 			p := openProject(r)
-			e := Env{Host: hosts[name], Getenv: r.Getenv, Now: testNow, Version: "test"}
+			e := Env{Host: agent.Serve(hosts[name]), Getenv: r.Getenv, Now: testNow, Version: "test"}
 			work := scenarioTranscript(t, r, name+"-work.jsonl")
 			w, err := WriteHandoff(p, e, Request{Name: "div", Event: "session-end", Reason: "other", AgentSession: "sess-work", Transcript: work, Named: true, SkipIfSame: true})
 			if err != nil || w.Path == "" {

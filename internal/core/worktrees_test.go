@@ -81,7 +81,7 @@ func (w *worktrees) hook(h agent.Host, dir string, ev agent.Event) agent.Answer 
 		id = w.client()
 		w.clients[ev.SessionID] = id
 	}
-	k := Hook{Env: Env{Host: h, Getenv: w.main.Getenv, Now: w.now, Version: "test"}, Dir: t0dir, Stderr: &stderr,
+	k := Hook{Env: Env{Host: agent.Serve(h), Getenv: w.main.Getenv, Now: w.now, Version: "test"}, Dir: t0dir, Stderr: &stderr,
 		Client: func() (localstate.Process, bool, error) { return id, true, nil }}
 	ev.Cwd = dir
 	if ev.Name == "" {
@@ -121,7 +121,7 @@ func TestSharedStreamAcrossWorktrees(t *testing.T) {
 	b := w.add("proj-wt", "-b", "feat/x")
 	w.hook(claude.Host{}, a, start("sess-a"))
 	pa := w.open(a)
-	if _, err := WriteHandoff(pa, Env{Host: claude.Host{}, Getenv: w.main.Getenv, Now: w.now.Add(-5 * time.Minute), Version: "test"},
+	if _, err := WriteHandoff(pa, Env{Host: agent.Serve(claude.Host{}), Getenv: w.main.Getenv, Now: w.now.Add(-5 * time.Minute), Version: "test"},
 		Request{Name: "auth", Event: "pre-compact", Trigger: "manual", AgentSession: "sess-a"}); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestWorktreesMerged(t *testing.T) {
 	a, b := w.main.Dir, w.add("proj-wt", "-b", "feat/x")
 	for i, dir := range []string{a, b} {
 		p := w.open(dir)
-		if _, err := WriteHandoff(p, Env{Host: claude.Host{}, Getenv: w.main.Getenv, Now: w.now.Add(time.Duration(i) * time.Minute), Version: "test"},
+		if _, err := WriteHandoff(p, Env{Host: agent.Serve(claude.Host{}), Getenv: w.main.Getenv, Now: w.now.Add(time.Duration(i) * time.Minute), Version: "test"},
 			Request{Name: "auth", Event: "pre-compact", Trigger: "manual", AgentSession: []string{"sess-a", "sess-b"}[i]}); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/continuity-md/continuity/handoff"
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/hosts"
 	"github.com/continuity-md/continuity/internal/workspace"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -456,7 +457,7 @@ func Byline(m handoff.Meta, now time.Time) string {
 	}
 	agentTitle := ""
 	if m.Agent != "" {
-		agentTitle = agent.TitleOf(m.Agent)
+		agentTitle = hosts.TitleOf(m.Agent)
 	}
 	return strings.TrimSpace(sayByline(m.Event, agentTitle, m.Author, when, m.Branch))
 }

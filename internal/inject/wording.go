@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/agent/hosts"
 )
 
 // The wording of the context continuity injects when a session starts (and
@@ -176,7 +176,7 @@ func OthersText(others []Other, now time.Time) string {
 			lines[len(lines)-1] += fmt.Sprintf(" (and %d more: `continuity status`)", len(others)-maxOthers)
 			break
 		}
-		s := "Also at work: " + agent.TitleOf(o.Agent) + " in " + o.Worktree
+		s := "Also at work: " + hosts.TitleOf(o.Agent) + " in " + o.Worktree
 		if o.Branch != "" {
 			s += " (branch " + o.Branch + ")"
 		}

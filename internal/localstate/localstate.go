@@ -57,18 +57,18 @@ func New(dir, common string, redact func(string) string) *State {
 // LockDir is where locks and temporary files go, for local state and the
 // repository's files alike: under local state (see lockDirAt).
 func (s *State) LockDir() string {
-	s.lockOnce.Do(func() { s.locks = lockDirAt(filepath.Join(s.Dir, "locks")) })
+	s.lockOnce.Do(func() { s.locks = lockDirAt(filepath.Join(s.Dir, "locks"), s.root()) })
 	return s.locks
 }
 
-// lockDirAt is d when it can be made and written; else (an agent's sandbox,
+// lockDirAt is d when it can be made inside root and written; else (an agent's sandbox,
 // such as Codex's workspace-write, mounts .git read-only while the work tree
 // stays writable) a directory private to the user named after d, so that
 // every process of the user in the same plight shares it. Writers that do
 // not share a lock are still kept from losing each other's writes by
 // safefile's check before it replaces a file.
-func lockDirAt(d string) string {
-	if err := os.MkdirAll(d, 0o700); err == nil && safefile.Writable(d) {
+func lockDirAt(d, root string) string {
+	if err := mkdirIn(d, root); err == nil && safefile.Writable(d) {
 		return d
 	}
 	sum := sha256.Sum256([]byte(d))
@@ -81,7 +81,48 @@ func lockDirAt(d string) string {
 
 // Options are the safefile options for files in local state.
 func (s *State) Options() safefile.Options {
-	return safefile.Options{LockDir: s.LockDir(), Root: s.Dir}
+	return safefile.Options{LockDir: s.LockDir(), Root: s.root()}
+}
+
+// Root is the directory no file of this worktree's local state may
+// resolve outside of (see root): for readers and writers given a
+// directory of local state, as the transcript checkpoints are.
+func (s *State) Root() string { return s.root() }
+
+// root is the directory local state never leaves, through a symlink
+// planted anywhere below it or otherwise: the git directory holding Dir in
+// a repository (Dir's own name a symlink to elsewhere is refused too), and
+// outside one the user's state directory (Dir is <it>/continuity/<name>).
+func (s *State) root() string {
+	if s.Common != "" {
+		return filepath.Dir(s.Dir)
+	}
+	return filepath.Dir(filepath.Dir(s.Dir))
+}
+
+// commonRoot is root for Common: the common git directory
+// (Common is <it>/continuity/shared).
+func (s *State) commonRoot() string { return filepath.Dir(filepath.Dir(s.Common)) }
+
+// Mkdir creates the local state directory dir (under Dir or Common) and
+// its parents, refusing one that resolves out of its root.
+func (s *State) Mkdir(dir string) error {
+	root := s.root()
+	if s.Common != "" && (dir == s.Common || strings.HasPrefix(dir, s.Common+string(filepath.Separator))) {
+		root = s.commonRoot()
+	}
+	return mkdirIn(dir, root)
+}
+
+// mkdirIn creates dir inside root, and root itself when missing (a git
+// directory always is there; $XDG_STATE_HOME may not be yet).
+func mkdirIn(dir, root string) error {
+	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(root, 0o700); err != nil {
+			return err
+		}
+	}
+	return safefile.MkdirAll(dir, root, 0o700)
 }
 
 // TranscriptDir is where the transcript checkpoints are kept (see
@@ -94,7 +135,7 @@ func (s *State) SessionsDir() string { return filepath.Join(s.Dir, "sessions") }
 // Chosen is the ledger chosen for this worktree with `continuity use`, as
 // recorded ("" when none); the caller checks the name.
 func (s *State) Chosen() string {
-	b, err := safefile.Read(filepath.Join(s.Dir, "active"), safefile.Options{Root: s.Dir, MaxSize: 4 << 10})
+	b, err := safefile.Read(filepath.Join(s.Dir, "active"), safefile.Options{Root: s.root(), MaxSize: 4 << 10})
 	if err != nil {
 		return ""
 	}
@@ -129,7 +170,7 @@ func (s *State) SetRecoveryPending(on bool) error {
 
 // write replaces the state file at path with data.
 func (s *State) write(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := s.Mkdir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("local state: %w", err)
 	}
 	err := safefile.Update(path, s.Options(), func([]byte) ([]byte, error) { return data, nil })
@@ -147,7 +188,7 @@ const maxMemo = 4 << 10
 // system's clock.
 func (s *State) Memo(slot string) ([]byte, time.Time, error) {
 	path := filepath.Join(s.Dir, "memo", slot)
-	b, err := safefile.Read(path, safefile.Options{Root: s.Dir, MaxSize: maxMemo})
+	b, err := safefile.Read(path, safefile.Options{Root: s.root(), MaxSize: maxMemo})
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -166,7 +207,7 @@ func (s *State) SetMemo(slot string, content []byte) error {
 		return fmt.Errorf("memo %q: not a plain name", slot)
 	}
 	path := filepath.Join(s.Dir, "memo", slot)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := s.Mkdir(filepath.Dir(path)); err != nil {
 		return err
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -58,14 +58,14 @@ func (s *State) commonPath(name string) string {
 
 // commonOptions are the safefile options for the repository's sessions.
 func (s *State) commonOptions() safefile.Options {
-	return safefile.Options{LockDir: s.commonLockDir(), Root: s.Common, MaxSize: maxSessionFile, NoSync: true}
+	return safefile.Options{LockDir: s.commonLockDir(), Root: s.commonRoot(), MaxSize: maxSessionFile, NoSync: true}
 }
 
 // commonLockDir is the lock directory every worktree shares for the
 // repository's sessions (see lockDirAt): a lock in one worktree's own
 // directory would not keep out a writer in another.
 func (s *State) commonLockDir() string {
-	s.commonOnce.Do(func() { s.commonLocks = lockDirAt(filepath.Join(s.Common, "locks")) })
+	s.commonOnce.Do(func() { s.commonLocks = lockDirAt(filepath.Join(s.Common, "locks"), s.commonRoot()) })
 	return s.commonLocks
 }
 
@@ -83,7 +83,7 @@ func (s *State) RecordRepoSession(id string, now time.Time, fn func(*RepoSession
 	if dir == "" {
 		return ErrNoRepository
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := s.Mkdir(dir); err != nil {
 		return fmt.Errorf("repository sessions: %w", err)
 	}
 	key := s.fileKey(id) + ".json"
@@ -126,7 +126,7 @@ func (s *State) RecordRepoSession(id string, now time.Time, fn func(*RepoSession
 
 // writeEnded writes an ended session's entry at path.
 func (s *State) writeEnded(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := s.Mkdir(filepath.Dir(path)); err != nil {
 		return err
 	}
 	return safefile.Update(path, s.commonOptions(), func([]byte) ([]byte, error) { return b, nil })
@@ -157,7 +157,7 @@ func (s *State) readEntries(dir string) []RepoSession {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := safefile.Read(filepath.Join(dir, e.Name()), safefile.Options{Root: s.Common, MaxSize: maxSessionFile})
+		b, err := safefile.Read(filepath.Join(dir, e.Name()), safefile.Options{Root: s.commonRoot(), MaxSize: maxSessionFile})
 		var r RepoSession
 		if err == nil && json.Unmarshal(b, &r) == nil && r.ID != "" {
 			out = append(out, r)
@@ -211,7 +211,7 @@ func (s *State) StreamWorktrees(stream string) []string {
 	if dir == "" {
 		return nil
 	}
-	b, err := safefile.Read(filepath.Join(dir, s.fileKey(stream)+".json"), safefile.Options{Root: s.Common, MaxSize: maxSessionFile})
+	b, err := safefile.Read(filepath.Join(dir, s.fileKey(stream)+".json"), safefile.Options{Root: s.commonRoot(), MaxSize: maxSessionFile})
 	var list []string
 	if err != nil || json.Unmarshal(b, &list) != nil {
 		return nil
@@ -233,7 +233,7 @@ func (s *State) AddStreamWorktree(stream, worktree string, keep func(string) boo
 	if slices.Contains(s.StreamWorktrees(stream), worktree) {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := s.Mkdir(dir); err != nil {
 		return err
 	}
 	return safefile.Update(filepath.Join(dir, s.fileKey(stream)+".json"), s.commonOptions(), func(old []byte) ([]byte, error) {

@@ -89,7 +89,7 @@ const maxSessionFile = 1 << 20
 
 // readSession reads a session's state file through the one reader.
 func (st *State) readSession(path string) ([]byte, error) {
-	return safefile.Read(path, safefile.Options{Root: st.Dir, MaxSize: maxSessionFile})
+	return safefile.Read(path, safefile.Options{Root: st.root(), MaxSize: maxSessionFile})
 }
 
 // LoadSession returns the remembered state of agent session id (zero when none).
@@ -108,7 +108,7 @@ func (st *State) LoadSession(id string) Session {
 // UpdateSession applies fn to agent session id's state under the state lock.
 func (st *State) UpdateSession(id string, now time.Time, fn func(*Session)) error {
 	path := st.sessionFile(id)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := st.Mkdir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("local state: %w", err)
 	}
 	// Not synced: a session's state is a cache and a log, cheap to lose in
@@ -222,18 +222,23 @@ func (st *State) markOpen(path string, open bool) error {
 		return nil
 	}
 	shared := filepath.Join(st.openDir(), markFile)
-	err := os.Link(shared, mark)
+	opts := st.Options()
+	opts.NoSync = true
+	err := safefile.Link(shared, mark, opts)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(st.openDir(), 0o700); err == nil {
-			if err = os.WriteFile(shared, nil, 0o600); err == nil {
-				err = os.Link(shared, mark)
+		if err = st.Mkdir(st.openDir()); err == nil {
+			if err = safefile.Create(shared, nil, opts); err == nil || errors.Is(err, fs.ErrExist) {
+				err = safefile.Link(shared, mark, opts)
 			}
 		}
 	}
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return nil
 	}
-	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+	if errors.Is(err, safefile.ErrOutsideRoot) || errors.Is(err, safefile.ErrNotRegular) {
+		return fmt.Errorf("local state: %w", err)
+	}
+	if err := safefile.Create(mark, nil, opts); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("local state: %w", err)
 	}
 	return nil

@@ -41,10 +41,13 @@ const (
 // acquire takes the exclusive lock at path as mode says; ok is false when
 // another writer holds it (or, with lockExisting, when there is no file).
 func acquire(path string, mode lockMode) (lock *flock.Flock, ok bool, err error) {
-	opts := []flock.Option{flock.SetPermissions(0o600)}
+	// Never through a symlink planted at the lock file's name: opening it
+	// would create (or open) a file wherever it points.
+	flag := os.O_CREATE | os.O_RDONLY | noFollow
 	if mode == lockExisting {
-		opts = append(opts, flock.SetFlag(os.O_RDONLY)) // no O_CREATE
+		flag = os.O_RDONLY | noFollow // no O_CREATE
 	}
+	opts := []flock.Option{flock.SetPermissions(0o600), flock.SetFlag(flag)}
 	for range maxLockTries {
 		lock = flock.New(path, opts...)
 		if mode != lockWait {

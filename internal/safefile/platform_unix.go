@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/google/renameio/v2"
 	"golang.org/x/sys/unix"
@@ -74,3 +75,16 @@ func Writable(dir string) bool { return unix.Access(dir, unix.W_OK) == nil }
 
 // removeOpenFiles: a file can be removed while a process holds it open.
 const removeOpenFiles = true
+
+// noFollow makes an open fail on a symlink in the path's last element.
+const noFollow = syscall.O_NOFOLLOW
+
+// chtimesNoFollow sets path's access and modification times to t, on the
+// path itself, never on where a symlink there points.
+func chtimesNoFollow(path string, t time.Time) error {
+	ts := []unix.Timespec{unix.NsecToTimespec(t.UnixNano()), unix.NsecToTimespec(t.UnixNano())}
+	if err := unix.UtimesNanoAt(unix.AT_FDCWD, path, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &fs.PathError{Op: "chtimes", Path: path, Err: err}
+	}
+	return nil
+}

@@ -122,3 +122,11 @@ func Writable(dir string) bool {
 // removeOpenFiles: Windows refuses to remove a file opened without
 // FILE_SHARE_DELETE, as the lock files are.
 const removeOpenFiles = false
+
+// noFollow: Windows' open has no such flag; a lock file there is one the
+// lock directory's owner made (see acquire's check after opening).
+const noFollow = 0
+
+// chtimesNoFollow sets path's times to t. The caller has checked with
+// Lstat that path is a regular file, not a reparse point.
+func chtimesNoFollow(path string, t time.Time) error { return os.Chtimes(path, t, t) }

@@ -397,7 +397,9 @@ func begin(path string, opts Options) (*writer, error) {
 	// (replaceNoSync): it needs no temp dir of its own, and making one is
 	// a new inode per target on every first write (a hook's session state).
 	if !opts.NoSync {
-		if err := os.MkdirAll(tmp, 0o700); err == nil && sameDevice(tmp, w.dir) {
+		// Inside the lock directory: a symlink planted at its tmp would
+		// have temporary files written wherever it points.
+		if err := MkdirAll(tmp, opts.LockDir, 0o700); err == nil && sameDevice(tmp, w.dir) {
 			w.tmpDir = tmp
 		}
 	}

@@ -216,8 +216,9 @@ const maxCheckpointBytes = 8 << 20
 // LoadCheckpoint returns the checkpoint kept in dir for session (any
 // string naming it: the host's session id), or nil when there is none or it
 // cannot be read: the transcript is then read whole, which is always right.
-func LoadCheckpoint(dir, session string) *Checkpoint {
-	data, err := safefile.Read(checkpointName(dir, session), safefile.Options{MaxSize: maxCheckpointBytes})
+// A checkpoint that resolves (through a symlink) outside root is not read.
+func LoadCheckpoint(dir, root, session string) *Checkpoint {
+	data, err := safefile.Read(checkpointName(dir, session), safefile.Options{Root: root, MaxSize: maxCheckpointBytes})
 	if err != nil {
 		return nil
 	}
@@ -229,15 +230,17 @@ func LoadCheckpoint(dir, session string) *Checkpoint {
 }
 
 // SaveCheckpoint keeps cp in dir for session, atomically (local state:
-// not synced to disk, a checkpoint lost in a crash only costs a whole read).
-func SaveCheckpoint(dir, session string, cp *Checkpoint) error {
+// not synced to disk, a checkpoint lost in a crash only costs a whole read),
+// never outside root: dir, and the checkpoint in it, may not resolve
+// elsewhere through a symlink.
+func SaveCheckpoint(dir, root, session string, cp *Checkpoint) error {
 	data, err := json.Marshal(cp)
 	if err != nil {
 		return fmt.Errorf("save transcript checkpoint: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefile.MkdirAll(dir, root, 0o755); err != nil {
 		return fmt.Errorf("save transcript checkpoint: %w", err)
 	}
-	opts := safefile.Options{LockDir: dir, NoSync: true, MaxSize: maxCheckpointBytes}
+	opts := safefile.Options{LockDir: dir, Root: root, NoSync: true, MaxSize: maxCheckpointBytes}
 	return safefile.Update(checkpointName(dir, session), opts, func([]byte) ([]byte, error) { return data, nil })
 }

@@ -39,14 +39,14 @@ func TestReadFromAppends(t *testing.T) {
 	if !reflect.DeepEqual(f.Prompts, []string{"a", "b", "c-being-writ"}) || cp.Files[0].Offset != 4 || f.Bytes != 16 || f.Lines != 3 {
 		t.Fatalf("first read: %q, offset %d, %d bytes, %d lines", f.Prompts, cp.Files[0].Offset, f.Bytes, f.Lines)
 	}
-	if err := SaveCheckpoint(dir, "session-1", cp); err != nil {
+	if err := SaveCheckpoint(dir, dir, "session-1", cp); err != nil {
 		t.Fatal(err)
 	}
 	fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	fh.WriteString("ten\nd\n")
 	fh.Close()
 	d := &lineDecoder{}
-	f, _, err = ReadFrom([]string{path}, d, LoadCheckpoint(dir, "session-1"), time.Time{})
+	f, _, err = ReadFrom([]string{path}, d, LoadCheckpoint(dir, dir, "session-1"), time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReadFromAppends(t *testing.T) {
 		t.Errorf("resumed: %q (%d lines, %d bytes), want %q", f.Prompts, f.Lines, f.Bytes, want)
 	}
 	// A checkpoint of another session, or none, is nil: read whole.
-	if LoadCheckpoint(dir, "session-2") != nil || LoadCheckpoint(filepath.Join(dir, "none"), "session-1") != nil {
+	if LoadCheckpoint(dir, dir, "session-2") != nil || LoadCheckpoint(filepath.Join(dir, "none"), dir, "session-1") != nil {
 		t.Error("a checkpoint where there is none")
 	}
 }
@@ -62,7 +62,7 @@ func TestReadFromAppends(t *testing.T) {
 func TestCheckpointFileSafe(t *testing.T) {
 	dir := testkit.TempDir(t)
 	cp := &Checkpoint{Version: checkpointVersion, State: json.RawMessage(`{"x":1}`)}
-	if err := SaveCheckpoint(dir, "../../etc/passwd", cp); err != nil {
+	if err := SaveCheckpoint(dir, dir, "../../etc/passwd", cp); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -71,12 +71,12 @@ func TestCheckpointFileSafe(t *testing.T) {
 			t.Errorf("unexpected file %s", e.Name())
 		}
 	}
-	if got := LoadCheckpoint(dir, "../../etc/passwd"); got == nil || string(got.State) != `{"x":1}` {
+	if got := LoadCheckpoint(dir, dir, "../../etc/passwd"); got == nil || string(got.State) != `{"x":1}` {
 		t.Errorf("loaded %+v", got)
 	}
 	// A damaged checkpoint is none.
 	os.WriteFile(checkpointName(dir, "s"), []byte("{not json"), 0o644)
-	if LoadCheckpoint(dir, "s") != nil {
+	if LoadCheckpoint(dir, dir, "s") != nil {
 		t.Error("a damaged checkpoint was loaded")
 	}
 }

@@ -83,7 +83,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 		if err := h.once(); err != nil {
 			return nil, err
 		}
-		if cp = transcript.LoadCheckpoint(state, last); cp != nil && len(cp.Files) > 0 && cp.Files[0].Offset == size {
+		if cp = transcript.LoadCheckpoint(state, p.Local.Root(), last); cp != nil && len(cp.Files) > 0 && cp.Files[0].Offset == size {
 			break
 		}
 		if try == 5 {
@@ -122,7 +122,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 		if err := writeFile(long, os.O_WRONLY|os.O_APPEND, func(w io.Writer) error { _, err := w.Write(added); return err }); err != nil {
 			return err
 		}
-		return transcript.SaveCheckpoint(state, id, cp)
+		return transcript.SaveCheckpoint(state, p.Local.Root(), id, cp)
 	}
 	check := written(&beforeResumed)
 	resumed.check = func(out []byte) error {
@@ -130,7 +130,7 @@ func runEnd(c config, bin, modRoot, repo, mb string, env []string, logf func(str
 			return err
 		}
 		// It resumed: its checkpoint goes on from the last hook's to the end.
-		next := transcript.LoadCheckpoint(state, sessionID(8, nResumed))
+		next := transcript.LoadCheckpoint(state, p.Local.Root(), sessionID(8, nResumed))
 		if next == nil || len(next.Files) == 0 || next.Files[0].Offset != size+int64(len(added)) {
 			return fmt.Errorf("the end did not read to the end of %s", long)
 		}

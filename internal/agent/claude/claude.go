@@ -24,7 +24,7 @@ var _ agent.Host = Host{}
 func (Host) Name() string { return "claude" }
 
 // Title is the host's name for people.
-func (Host) Title() string { return agent.TitleOf("claude") }
+func (Host) Title() string { return "Claude Code" }
 
 // sessionEndTimeout (seconds) is the SessionEnd timeout Register writes:
 // it covers reading a transcript of hundreds of MB, above the client's

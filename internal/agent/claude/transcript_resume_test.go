@@ -110,11 +110,11 @@ func TestResumedReadEqualsWholeRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := transcript.SaveCheckpoint(state, path, cp); err != nil {
+			if err := transcript.SaveCheckpoint(state, state, path, cp); err != nil {
 				t.Fatal(err)
 			}
 			s.write(t, dir, func(_ string, d []byte) []byte { return d })
-			got, _, err := ReadTranscriptFrom(path, rec.root, red, transcript.LoadCheckpoint(state, path), time.Time{})
+			got, _, err := ReadTranscriptFrom(path, rec.root, red, transcript.LoadCheckpoint(state, state, path), time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -85,7 +85,7 @@ func (h Host) env(name string) string {
 func (Host) Name() string { return "copilot" }
 
 // Title is the host's name for people.
-func (h Host) Title() string { return agent.TitleOf(h.Name()) }
+func (Host) Title() string { return "Copilot CLI" }
 
 // The limits. Flat additionalContext of 9,000 to 200,000 bytes reached the
 // model whole: there is no cliff, but what is injected stays in context

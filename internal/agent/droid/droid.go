@@ -28,7 +28,7 @@ var _ agent.Host = Host{}
 func (Host) Name() string { return "droid" }
 
 // Title is the host's name for people.
-func (h Host) Title() string { return agent.TitleOf(h.Name()) }
+func (Host) Title() string { return "Droid" }
 
 // The limits. Droid's cliff was not measured: the budget is the one the
 // other hosts use, and the session end gets the timeout init registers.

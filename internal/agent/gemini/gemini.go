@@ -74,7 +74,7 @@ func (h Host) getenv(name string) string {
 func (Host) Name() string { return "gemini" }
 
 // Title is the host's name for people.
-func (h Host) Title() string { return agent.TitleOf(h.Name()) }
+func (Host) Title() string { return "Gemini CLI" }
 
 // Limits are Gemini CLI's measured limits.
 func (Host) Limits() agent.Limits {

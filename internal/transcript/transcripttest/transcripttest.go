@@ -157,10 +157,10 @@ func kept(t testing.TB, dir, session string, cp *transcript.Checkpoint) *transcr
 	if cp == nil {
 		t.Fatal("no checkpoint")
 	}
-	if err := transcript.SaveCheckpoint(dir, session, cp); err != nil {
+	if err := transcript.SaveCheckpoint(dir, filepath.Dir(dir), session, cp); err != nil {
 		t.Fatal(err)
 	}
-	back := transcript.LoadCheckpoint(dir, session)
+	back := transcript.LoadCheckpoint(dir, filepath.Dir(dir), session)
 	if back == nil {
 		t.Fatalf("the checkpoint of %s was not loaded back", session)
 	}
