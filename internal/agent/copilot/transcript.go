@@ -136,10 +136,8 @@ func toolCall(data gjson.Result, ts string) transcript.Observation {
 			return true
 		})
 	case "apply_patch":
-		text := args.Str
-		if !args.IsObject() {
-			text = args.String()
-		} else {
+		text := args.String() // the patch itself, or {"input": patch}
+		if args.IsObject() {
 			text = args.Get("input").Str
 		}
 		o.Files = transcript.PatchFiles(text)
