@@ -183,7 +183,7 @@ func TestChecksPipedAwayAndInFlight(t *testing.T) {
 		{Kind: Call, ID: "1", Command: "go test ./... 2>&1 | tail -5"},
 		{Kind: Result, ID: "1", Exit: Exit(0), Text: "(output cut by tail)"},
 		{Kind: Call, ID: "5", Command: "go vet ./... 2>&1 | tail -5"},
-		{Kind: Result, ID: "5", Exit: Exit(0), Text: ""},
+		{Kind: Result, ID: "5", Exit: Exit(0), Text: "vet: some words of no runner"},
 		{Kind: Call, ID: "6", Command: "go test ./div/... 2>&1 | tail -5"},
 		{Kind: Result, ID: "6", Exit: Exit(0), Text: "ok  \tex/div\t0.1s"},
 		{Kind: Call, ID: "2", Command: "set -o pipefail; npm test | tee log"},

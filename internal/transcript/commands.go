@@ -257,16 +257,25 @@ func failedOutput(out string) bool {
 // passed), vitest (Tests  1 failed | 3 passed), bun (28 pass, 0 fail),
 // mocha (3 passing, 1 failing), playwright (4 passed (2.1s)), tsc (error
 // TS2345, Found 2 errors), eslint (✖ 3 problems), vite (✓ built in 1s),
-// package managers (ELIFECYCLE, npm ERR!) and make (make: *** … Error).
+// package managers (ELIFECYCLE, npm ERR!), make (make: *** … Error),
+// compilers' and linters' file:line: diagnostics, and the linters' own
+// all-clear (0 issues., All checks passed!, Success: no issues found). An
+// empty output is a pass: checks are silent when they pass (go build,
+// go vet, gofmt -l, tsc), and a run filtered for failures (| grep FAIL)
+// found none.
 func summaryOutcome(out string) string {
 	if failedOutput(out) {
 		return handoff.Failed
 	}
-	passed := false
+	passed, said := false, false
 	for line := range strings.Lines(out) {
 		l := strings.TrimSpace(line)
-		if l == "" {
+		if l == "" || l == "(Bash completed with no output)" || l == "(PowerShell completed with no output)" || l == "(no output)" {
 			continue
+		}
+		said = true
+		if diagnostic().MatchString(l) {
+			return handoff.Failed
 		}
 		switch {
 		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"),
@@ -296,11 +305,12 @@ func summaryOutcome(out string) string {
 		switch {
 		case strings.HasPrefix(l, "ok  \t"), strings.HasPrefix(l, "ok \t"), strings.HasPrefix(l, "ok\t"),
 			strings.HasPrefix(l, "test result: ok."), strings.HasPrefix(l, "Finished ") && strings.Contains(l, "target"),
-			strings.HasPrefix(l, "✓ built in"), strings.HasPrefix(l, "Found 0 errors"):
+			strings.HasPrefix(l, "✓ built in"), strings.HasPrefix(l, "Found 0 errors"), l == "0 issues.",
+			l == "All checks passed!", strings.HasPrefix(l, "Success: no issues found"):
 			passed = true
 		}
 	}
-	if passed {
+	if passed || !said {
 		return handoff.Passed
 	}
 	return handoff.Unknown
@@ -316,6 +326,12 @@ var (
 	})
 	countPart = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(\d+) (passed|failed|pass|fail|passing|failing|errors?|broken)\b`)
+	})
+	// diagnostic is a compiler's or linter's line about a file: go's
+	// "./x.go:3:9: undefined: y", rustc's "--> src/main.rs:3:5" is read
+	// through cargo's own lines.
+	diagnostic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\.{0,2}/?[\w./-]+\.go:\d+:\d+: `)
 	})
 	// tscError is TypeScript's diagnostic line, or its closing count.
 	tscError = sync.OnceValue(func() *regexp.Regexp {

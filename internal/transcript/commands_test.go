@@ -194,7 +194,7 @@ func TestPassedOutput(t *testing.T) {
 		"running 2 tests\ntest a ... ok\n\ntest result: ok. 2 passed; 0 failed\n": true,
 		"test result: FAILED. 1 passed; 1 failed\n":                               false,
 		"Compiled successfully\n":                                                 false,
-		"":                                                                        false,
+		"(no summary)":                                                            false,
 	} {
 		if got := summaryOutcome(out) == handoff.Passed; got != want {
 			t.Errorf("summaryOutcome(%q) passed = %v, want %v", out, got, want)
@@ -248,7 +248,12 @@ func TestSummaryOutcome(t *testing.T) {
 		"✖ 3 problems (3 errors, 0 warnings)\n":                                                 handoff.Failed,
 		" ELIFECYCLE  Command failed with exit code 1.\n":                                       handoff.Failed,
 		"(output cut by tail)\n":                                                                handoff.Unknown,
-		"":                                                                                      handoff.Unknown,
+		"":                                                                                      handoff.Passed, // go build, go vet, tsc: silent when they pass
+		"(Bash completed with no output)":                                                       handoff.Passed,
+		"./div.go:3:9: undefined: y\n":                                                          handoff.Failed,
+		"internal/x/y.go:12:3: ineffectual assignment to err (ineffassign)\n1 issues:\n":        handoff.Failed,
+		"0 issues.\n":          handoff.Passed,
+		"All checks passed!\n": handoff.Passed,
 	} {
 		if got := summaryOutcome(out); got != want {
 			t.Errorf("summaryOutcome(%q) = %s, want %s", out, got, want)
