@@ -113,7 +113,7 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
+	dirty, commits := gitMeta(p, &meta, facts.Started, facts.CommitSpans, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, commits, l)
 	if r.Recovered != "" {
@@ -329,9 +329,12 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 }
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
-// uncommitted paths and the commits made on the branch since the session
-// started (started: the transcript's first timestamp; none when "").
-func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
+// uncommitted paths and the session's commits on the branch: those made
+// since it started (started: the transcript's first timestamp; none when
+// "") while one of its committing commands ran (spans), so that a resumed
+// session is not credited with what other agents or people committed
+// meanwhile.
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, spans []handoff.Span, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
 		return nil, nil
 	}
@@ -348,10 +351,37 @@ func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget tim
 	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
 		log, _ := gitfacts.Log(ctx, p.Repo, t)
 		for _, c := range log {
-			commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+			if within(c.Time, spans) {
+				commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+			}
 		}
 	}
 	return files, commits
+}
+
+// commitSlack is how far outside a committing command's span a commit
+// still counts as its: the transcript's times are the client's, the
+// commit's git's (whole seconds), and a call's record may be written just
+// before it runs.
+const commitSlack = 5 * time.Second
+
+// within reports whether t falls inside one of the spans (a span with no
+// end: the ten minutes after its start).
+func within(t time.Time, spans []handoff.Span) bool {
+	for _, s := range spans {
+		from, err := time.Parse(time.RFC3339, s.From)
+		if err != nil {
+			continue
+		}
+		to, err := time.Parse(time.RFC3339, s.To)
+		if err != nil {
+			to = from.Add(10 * time.Minute)
+		}
+		if !t.Before(from.Add(-commitSlack)) && !t.After(to.Add(commitSlack)) {
+			return true
+		}
+	}
+	return false
 }
 
 // build assembles the handoff: the files the session touched, and apart
@@ -701,7 +731,7 @@ func LatestTranscript(e Env, root string) string {
 		return ""
 	}
 	shared := dir == e.Host.TranscriptDir(e.Getenv, "")
-	files := sessionFiles(dir, shared)
+	files := transcriptCandidates(dir, shared)
 	slices.SortFunc(files, func(a, b fileTime) int { return b.t.Compare(a.t) })
 	for i, f := range files {
 		if !shared {
@@ -729,9 +759,9 @@ type fileTime struct {
 	t    time.Time
 }
 
-// sessionFiles are the regular *.jsonl and *.json files in dir, and
+// transcriptCandidates are the regular *.jsonl and *.json files in dir, and
 // in its subdirectories (four deep) when deep.
-func sessionFiles(dir string, deep bool) []fileTime {
+func transcriptCandidates(dir string, deep bool) []fileTime {
 	var out []fileTime
 	depth := strings.Count(filepath.Clean(dir), string(filepath.Separator))
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -74,6 +74,8 @@ type accState struct {
 
 	Checks   []check          `json:"checks,omitempty"`
 	Commits  []handoff.Commit `json:"commits,omitempty"`
+	// Committing are the spans of the calls that may have committed.
+	Committing []handoff.Span `json:"committing,omitempty"`
 	LookOnly int              `json:"look_only,omitempty"`
 
 	Summary     string `json:"summary,omitempty"`
@@ -310,7 +312,11 @@ func (a *Accumulator) result(o Observation) {
 		// The agent got past a tool's refusal at its next step.
 		src.Errors = src.Errors[:len(src.Errors)-1]
 	}
-	if o.Text == "" && o.Output != nil && (failed || c.Check != "" || c.Plan != nil || makesCommits(c.Command)) {
+	commits := makesCommits(c.Command)
+	if commits && i >= 0 {
+		a.st.Committing = AppendLast(a.st.Committing, maxCommits, handoff.Span{From: c.T, To: strings.Clone(o.Time)})
+	}
+	if o.Text == "" && o.Output != nil && (failed || c.Check != "" || c.Plan != nil || commits) {
 		o.Text = o.Output()
 	}
 	if c.Check != "" {
@@ -355,7 +361,7 @@ func (a *Accumulator) result(o Observation) {
 	}
 	if c.Command != "" {
 		a.resolve(CommandLine(c.Command))
-		if makesCommits(c.Command) {
+		if commits {
 			for _, cm := range commitsIn(o.Text) {
 				a.commit(cm)
 			}
@@ -678,6 +684,7 @@ func (st *accState) facts() *handoff.Facts {
 		LookOnly:       st.LookOnly,
 		Started:        st.Started,
 		Commits:        slices.Clone(st.Commits),
+		CommitSpans:    slices.Clone(st.Committing),
 	}
 	for _, s := range srcs {
 		f.Omitted.Files += s.Cut.Files
@@ -785,6 +792,7 @@ func (st *accState) clone() accState {
 	cp.Prompts = slices.Clone(st.Prompts)
 	cp.Checks = slices.Clone(st.Checks)
 	cp.Commits = slices.Clone(st.Commits)
+	cp.Committing = slices.Clone(st.Committing)
 	return cp
 }
 
