@@ -41,17 +41,16 @@ type Commit struct {
 	Subject string `json:"subject"`
 }
 
-// Facts is what a transcript says about a session.
+// Facts is what a transcript says about a session: its State (the plan,
+// checks, commits and calls in flight; the task and uncommitted paths
+// come from the ledger and git), and the lists and texts a handoff shows.
 type Facts struct {
+	State
 	Files          []string `json:"files"`                  // written or edited, relative to the repository root, first touch first
-	Tasks          []Task   `json:"tasks"`                  // in creation order, latest status
 	Commands       []string `json:"commands"`               // notable Bash commands, in order, deduplicated
-	Errors         []string `json:"errors"`                 // failed tool calls and commands, one line each; "(resolved)" once the same command succeeded
+	Errors         []string `json:"errors"`                 // failed tool calls and commands, one line each; ResolvedMark once the same command succeeded
 	Outside        []string `json:"outside,omitempty"`      // files written or edited outside the repository (the agent's own memory files)
-	Checks         []Check  `json:"checks,omitempty"`       // the last run of each check command, in the order first run
-	Commits        []Commit `json:"commits,omitempty"`      // commits the session's commands made, oldest first
-	CommitSpans    []Span   `json:"commit_spans,omitempty"` // when the session ran commands that commit: git's commits are the session's only inside them
-	InFlight       []string `json:"in_flight,omitempty"`    // tool calls with no result when the facts were taken
+	CommitSpans    []Span   `json:"commit_spans,omitempty"` // when the session ran commands that may commit: git's commits are the session's only inside them
 	Omitted        Omitted  `json:"omitted,omitempty"`      // how many entries the bounded lists left out
 	LookOnly       int      `json:"look_only,omitempty"`    // commands left out because they only look at files
 	Started        string   `json:"started,omitempty"`      // the first record's timestamp (RFC 3339), "" when none had one
@@ -114,16 +113,7 @@ type Meta struct {
 // Handoff is everything a handoff file says.
 type Handoff struct {
 	Meta
-	// Where the work stands: the task (the ledger's now, else the latest
-	// request), the plan, the last run of each check, the commits the
-	// session made, what is uncommitted in the work tree (from git, apart
-	// from the files the session touched), what was in flight.
-	Task        string
-	Plan        []Task
-	Checks      []Check
-	Commits     []Commit
-	Uncommitted []string
-	InFlight    []string
+	State
 
 	Summary   string
 	Goal      string

@@ -37,7 +37,7 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	}
 
 	var tasksDone, tasksOpen []string
-	for _, t := range f.Tasks {
+	for _, t := range f.Plan {
 		switch t.Status {
 		case "completed":
 			tasksDone = append(tasksDone, t.Subject)
@@ -66,10 +66,8 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	h.Commands = append([]string(nil), f.Commands...)
 	h.Errors = append([]string(nil), f.Errors...)
 	h.Omitted = f.Omitted
-	h.Plan = planOf(f.Tasks)
-	h.Checks = append([]Check(nil), f.Checks...)
-	h.Commits = append([]Commit(nil), f.Commits...)
-	h.InFlight = append([]string(nil), f.InFlight...)
+	h.State = f.State.Clone()
+	h.Plan = planOf(f.Plan)
 	prompts := f.Prompts
 	if len(prompts) > recentPrompts {
 		prompts = prompts[len(prompts)-recentPrompts:]

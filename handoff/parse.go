@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,7 +16,11 @@ import (
 
 // Parsed is a handoff read back from disk, for injection and listing.
 type Parsed struct {
-	Meta     Meta
+	Meta Meta
+	// State and Work are what the front matter records (see State); a
+	// handoff written before it did has them read from its sections.
+	State    State
+	Work     Work
 	Sections map[string]string // section heading → markdown text
 	Order    []string          // section headings in file order
 	// Form is how the handoff was written: FormContinuity for continuity's
@@ -50,6 +55,18 @@ type metaYAML struct {
 	Dirty        int    `yaml:"dirty"`
 	Author       string `yaml:"author"`
 	Version      string `yaml:"version"`
+	// State and Work are read apart (see record): a value a person broke
+	// loses only itself.
+	State yaml.Node `yaml:"state"`
+	Work  yaml.Node `yaml:"work"`
+}
+
+// frontMatterKeys are the keys continuity writes in a handoff's front
+// matter (see view.frontMatter).
+var frontMatterKeys = map[string]bool{
+	"session": true, "created": true, "event": true, "trigger": true, "reason": true, "agent_session": true,
+	"agent": true, "model": true, "tokens": true, "branch": true, "commit": true, "dirty": true,
+	"author": true, "version": true, "state": true, "work": true,
 }
 
 // Parse reads a handoff file in continuity's form: its front matter and
@@ -62,13 +79,58 @@ func Parse(src []byte) (*Parsed, error) {
 		return nil, err
 	}
 	p := &Parsed{Form: FormContinuity}
+	var m metaYAML
 	if fm != nil {
-		if p.Meta, err = ParseMeta(fm); err != nil {
+		if p.Meta, m, err = parseMeta(fm); err != nil {
 			return nil, err
 		}
 	}
 	p.Sections, p.Order = Sections(body)
+	hasState, hasWork := record(&m.State, &p.State), record(&m.Work, &p.Work)
+	if !hasState && !hasWork {
+		// Written before the front matter carried them: the built-in
+		// template's sections say them.
+		p.State, p.Work = legacyState(p.Sections)
+	}
 	return p, nil
+}
+
+// record decodes a front matter value written as JSON (or as any YAML of
+// the same shape) into v by its JSON names. It reports whether the value
+// was there and read.
+func record(n *yaml.Node, v any) bool {
+	if n.Kind == 0 {
+		return false
+	}
+	var raw any
+	if n.Decode(&raw) != nil {
+		return false
+	}
+	b, err := json.Marshal(raw)
+	return err == nil && json.Unmarshal(b, v) == nil
+}
+
+// extraKeys is what a template's own front matter says beyond the keys
+// continuity writes, as YAML; nil when nothing (or not a YAML mapping).
+func extraKeys(fm []byte) []byte {
+	var doc yaml.Node
+	if yaml.Unmarshal(fm, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	m, out := doc.Content[0], &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !frontMatterKeys[m.Content[i].Value] {
+			out.Content = append(out.Content, m.Content[i], m.Content[i+1])
+		}
+	}
+	if len(out.Content) == 0 {
+		return nil
+	}
+	b, err := yaml.Marshal(out)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Sections reads a markdown body's sections: its level-two headings,
@@ -120,9 +182,14 @@ func Sections(body []byte) (map[string]string, []string) {
 // ParseMeta reads a handoff's front matter (its YAML, without the ---
 // lines) into Meta.
 func ParseMeta(fm []byte) (Meta, error) {
+	meta, _, err := parseMeta(fm)
+	return meta, err
+}
+
+func parseMeta(fm []byte) (Meta, metaYAML, error) {
 	var m metaYAML
 	if err := yaml.Unmarshal(fm, &m); err != nil {
-		return Meta{}, fmt.Errorf("handoff front matter: %w", err)
+		return Meta{}, m, fmt.Errorf("handoff front matter: %w", err)
 	}
 	meta := Meta{Session: m.Session, Event: m.Event, Trigger: m.Trigger, Reason: m.Reason,
 		AgentSession: m.AgentSession, Agent: m.Agent, Model: m.Model, Branch: m.Branch, Commit: m.Commit, Dirty: m.Dirty,
@@ -133,11 +200,11 @@ func ParseMeta(fm []byte) (Meta, error) {
 	if m.Created != "" {
 		t, err := time.Parse(time.RFC3339, m.Created)
 		if err != nil {
-			return Meta{}, fmt.Errorf("handoff front matter: created: %w", err)
+			return Meta{}, m, fmt.Errorf("handoff front matter: created: %w", err)
 		}
 		meta.Created = t.UTC()
 	}
-	return meta, nil
+	return meta, m, nil
 }
 
 // isATX tells whether the text before a heading's content on its line is

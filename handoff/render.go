@@ -42,7 +42,7 @@ func RenderLimit(h *Handoff, tmpl string, limit int) ([]byte, error) {
 	}
 	v := newView(h)
 	for {
-		out, err := v.execute(t)
+		out, err := v.render(t)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,11 @@ func DecisionLine(d ledger.Decision) string {
 // view is the data the template renders: h with every text made safe for
 // its place (one-line items, no stray section headings).
 type view struct {
-	State                                                  *state
+	// state is h's State made clean, and work what its lists hold: the
+	// front matter records both; State is the template's view of state.
+	state                                                  State
+	work                                                   Work
+	State                                                  *stateView
 	Session, Created, Event, Trigger, Reason, AgentSession string
 	Agent, Model                                           string
 	Branch, Commit, Author, Version                        string
@@ -115,8 +119,9 @@ func newView(h *Handoff) *view {
 		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
 		Outside:  newList(h.Outside, false),
 		Commands: commandList(h.Commands), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
-		LedgerPath: h.LedgerPath, State: newState(h),
+		LedgerPath: h.LedgerPath, state: cleanState(h.State), work: workOf(h),
 	}
+	v.State = newStateView(v.state)
 	for _, c := range []struct {
 		l *list
 		n int
@@ -171,12 +176,65 @@ func commandList(items []string) *list {
 	return &list{Items: out}
 }
 
-func (v *view) execute(t *template.Template) ([]byte, error) {
+// render renders the handoff: the front matter, written here from the
+// view's fields (whatever the template), then the template's body. A
+// front matter the template prints itself (a project's template written
+// before continuity wrote it) gives way to this one; the keys it adds of
+// its own are kept after continuity's.
+func (v *view) render(t *template.Template) ([]byte, error) {
 	buf := capped{max: maxTemplateOut}
 	if err := t.Execute(&buf, v.forTemplate()); err != nil {
 		return nil, fmt.Errorf("render handoff: %w", err)
 	}
-	return append(bytes.TrimRight(buf.b, " \t\r\n"), '\n'), nil
+	body := buf.b
+	var extra []byte
+	if fm, rest, err := SplitFrontMatter(body); err == nil && fm != nil {
+		body, extra = rest, extraKeys(fm)
+	}
+	body = bytes.TrimRight(bytes.TrimLeft(body, "\r\n"), " \t\r\n")
+	out := v.frontMatter(extra)
+	if len(body) > 0 {
+		out = append(append(append(out, '\n'), body...), '\n')
+	}
+	return out, nil
+}
+
+// frontMatter is the handoff's front matter: its Meta, its State and its
+// Work, one key a line (State and Work as one-line JSON, which is YAML),
+// then extra.
+func (v *view) frontMatter(extra []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	key := func(k, val string, always bool) {
+		if val != "" || always {
+			fmt.Fprintf(&b, "%s: %s\n", k, yamlQuote(val))
+		}
+	}
+	key("session", v.Session, true)
+	key("created", v.Created, true)
+	key("event", v.Event, true)
+	key("trigger", v.Trigger, false)
+	key("reason", v.Reason, false)
+	key("agent_session", v.AgentSession, false)
+	key("agent", v.Agent, false)
+	key("model", v.Model, false)
+	if v.Tokens > 0 {
+		fmt.Fprintf(&b, "tokens: %d\n", v.Tokens)
+	}
+	key("branch", v.Branch, false)
+	key("commit", v.Commit, false)
+	fmt.Fprintf(&b, "dirty: %d\n", v.Dirty)
+	key("author", v.Author, false)
+	key("version", v.Version, true)
+	if !v.state.Empty() {
+		b.WriteString("state: " + oneLineJSON(v.state) + "\n")
+	}
+	if v.work.Any() {
+		b.WriteString("work: " + oneLineJSON(v.work) + "\n")
+	}
+	b.Write(extra)
+	b.WriteString("---\n")
+	return b.Bytes()
 }
 
 // forTemplate returns the view as a map so that absent lists are untyped
@@ -279,71 +337,70 @@ func (v *view) shrink(excess int) bool {
 	return true
 }
 
-// state is where the work stands, as the template sees it: each text one
+// stateView is h's State as the template sees it (each text one line) and
+// as the front matter records it; the template sees Uncommitted as one
 // line.
-type state struct {
-	Task        string
-	Plan        []planItem
-	Checks      []checkItem
-	Commits     []Commit
+type stateView struct {
+	State
 	Uncommitted string // the paths on one line, "… N more" past maxUncommitted
-	InFlight    []string
-}
-
-type planItem struct {
-	Subject string
-	Status  string // pending, in_progress, completed
-	Done    bool
-}
-
-type checkItem struct {
-	Command, Outcome string
-	Failing          string // the failing names, joined
-	Resolved         bool   // failed earlier, passed last
 }
 
 // maxUncommitted bounds the uncommitted paths a handoff names.
 const maxUncommitted = 20
 
-// newState is h's state, nil when it has none.
-func newState(h *Handoff) *state {
-	st := &state{Task: itemText(h.Task)}
-	for _, t := range h.Plan {
-		if subj := itemText(t.Subject); subj != "" {
-			st.Plan = append(st.Plan, planItem{Subject: subj, Status: itemText(t.Status), Done: t.Status == "completed"})
+// cleanState is s with each text on one line and cut to size, the
+// uncommitted paths bounded, the empty items left out.
+func cleanState(s State) State {
+	out := State{Task: itemText(s.Task)}
+	for _, t := range s.Plan {
+		if t.Subject = itemText(t.Subject); t.Subject != "" {
+			t.ID, t.Status = itemText(t.ID), itemText(t.Status)
+			out.Plan = append(out.Plan, t)
 		}
 	}
-	for _, c := range h.Checks {
-		ci := checkItem{Command: commandText(c.Command), Outcome: itemText(c.Outcome), Resolved: c.FailedBefore && c.Outcome == Passed}
-		ci.Failing = itemText(strings.Join(c.Failing, ", "))
-		if ci.Command != "" {
-			st.Checks = append(st.Checks, ci)
+	for _, c := range s.Checks {
+		c.Command, c.Outcome = commandText(c.Command), itemText(c.Outcome)
+		var failing []string
+		for _, n := range c.Failing {
+			if n = itemText(n); n != "" {
+				failing = append(failing, n)
+			}
+		}
+		c.Failing = failing
+		if c.Command != "" {
+			out.Checks = append(out.Checks, c)
 		}
 	}
-	for _, c := range h.Commits {
+	for _, c := range s.Commits {
 		if hash := itemText(c.Hash); hash != "" {
-			st.Commits = append(st.Commits, Commit{Hash: hash, Subject: itemText(c.Subject)})
+			out.Commits = append(out.Commits, Commit{Hash: hash, Subject: itemText(c.Subject)})
 		}
 	}
-	var paths []string
-	for _, p := range h.Uncommitted {
+	for _, p := range s.Uncommitted {
 		if p = itemText(p); p != "" {
-			paths = append(paths, codeSpan(p))
+			out.Uncommitted = append(out.Uncommitted, p)
 		}
 	}
-	if n := len(paths); n > maxUncommitted {
-		paths = append(paths[:maxUncommitted], fmt.Sprintf("… %d more", n-maxUncommitted))
+	if n := len(out.Uncommitted); n > maxUncommitted {
+		out.Uncommitted, out.MoreUncommitted = out.Uncommitted[:maxUncommitted], s.MoreUncommitted+n-maxUncommitted
+	} else {
+		out.MoreUncommitted = s.MoreUncommitted
 	}
-	st.Uncommitted = strings.Join(paths, ", ")
-	for _, f := range h.InFlight {
+	for _, f := range s.InFlight {
 		if f = itemText(f); f != "" {
-			st.InFlight = append(st.InFlight, f)
+			out.InFlight = append(out.InFlight, f)
 		}
 	}
-	if st.Task == "" && st.Plan == nil && st.Checks == nil && st.Commits == nil && st.Uncommitted == "" && st.InFlight == nil {
+	return out
+}
+
+// newStateView is the template's view of a clean state, nil when it says
+// nothing.
+func newStateView(s State) *stateView {
+	if s.Empty() {
 		return nil
 	}
-	return st
+	return &stateView{State: s, Uncommitted: s.uncommittedLine()}
 }
 
 // commandText is a command on one line, as it ran.

@@ -62,7 +62,7 @@ func TestBuild(t *testing.T) {
 	// ledger, tasks alone; prompts: the last five, on one line each.
 	g := Build(Meta{}, &Facts{
 		LastAssistant: "last words",
-		Tasks:         []Task{{Subject: "gone", Status: "deleted"}, {Subject: "open", Status: "pending"}},
+		State:         State{Plan: []Task{{Subject: "gone", Status: "deleted"}, {Subject: "open", Status: "pending"}}},
 		Prompts:       []string{"1", "2", "3", "4", "five\nlines", "6", "7\n\n  end"},
 	}, nil)
 	if g.Summary != "last words" || len(g.Done) != 0 || !reflect.DeepEqual(g.Next, []string{"open"}) {
@@ -206,8 +206,15 @@ func TestRenderTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(out), "\"x\\ny\" g ``a`b``\n"; got != want {
+	fm, body, err := SplitFrontMatter(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(body), "\n\"x\\ny\" g ``a`b``\n"; got != want {
 		t.Errorf("custom template = %q, want %q", got, want)
+	}
+	if m, err := ParseMeta(fm); err != nil || m.Session != "x\ny" {
+		t.Errorf("front matter %q: %+v, %v", fm, m, err)
 	}
 	if _, err := Render(&Handoff{}, "{{.Nope"); err == nil {
 		t.Error("a broken template rendered")
@@ -342,16 +349,18 @@ func TestRenderState(t *testing.T) {
 		Commands: []string{"go test ./...", "git commit -am 'zero'"},
 		Errors:   []string{"`go test ./...`: exit 1: --- FAIL: TestDiv (0.00s) (resolved: passed later)"},
 		Omitted:  Omitted{Commands: 12, Errors: 3},
-		Tasks:    []Task{{Subject: "Refuse zero", Status: "completed"}, {Subject: "Gone", Status: "deleted"}, {Subject: "Commit", Status: "in_progress"}},
-		Checks: []Check{
-			{Command: "go test ./...", Outcome: Passed, FailedBefore: true},
-			{Command: "npm run lint", Outcome: Failed, Failing: []string{"a.ts", "b.ts"}},
-			{Command: "make test | tail", Outcome: Unknown},
+		State: State{
+			Plan: []Task{{Subject: "Refuse zero", Status: "completed"}, {Subject: "Gone", Status: "deleted"}, {Subject: "Commit", Status: "in_progress"}},
+			Checks: []Check{
+				{Command: "go test ./...", Outcome: Passed, FailedBefore: true},
+				{Command: "npm run lint", Outcome: Failed, Failing: []string{"a.ts", "b.ts"}},
+				{Command: "make test | tail", Outcome: Unknown},
+			},
+			Commits:  []Commit{{Hash: "4f3c2b1", Subject: "Div refuses a zero divisor"}},
+			InFlight: []string{"`make bench`"},
 		},
-		Commits:  []Commit{{Hash: "4f3c2b1", Subject: "Div refuses a zero divisor"}},
-		InFlight: []string{"`make bench`"},
-		Outside:  []string{"/home/dev/.claude/memory/MEMORY.md"},
-		Prompts:  []string{"make Div refuse zero"},
+		Outside: []string{"/home/dev/.claude/memory/MEMORY.md"},
+		Prompts: []string{"make Div refuse zero"},
 	}
 	h := Build(Meta{Session: "s", Version: "0.1.0"}, f, nil)
 	h.Uncommitted = []string{".gitattributes", "notes.txt"}

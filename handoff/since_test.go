@@ -51,7 +51,7 @@ func TestSummaryOf(t *testing.T) {
 // again under Next, even when the agent's task for it is still open.
 func TestBuildNowIsNotNext(t *testing.T) {
 	l := &ledger.Ledger{Now: "Logout endpoint", Next: []string{"Integration tests"}}
-	f := &Facts{Tasks: []Task{{Subject: "Logout endpoint", Status: "in_progress"}, {Subject: "Docs", Status: "pending"}}}
+	f := &Facts{State: State{Plan: []Task{{Subject: "Logout endpoint", Status: "in_progress"}, {Subject: "Docs", Status: "pending"}}}}
 	h := Build(Meta{}, f, l)
 	if want := []string{"Docs", "Integration tests"}; strings.Join(h.Next, "|") != strings.Join(want, "|") {
 		t.Errorf("next = %q, want %q", h.Next, want)

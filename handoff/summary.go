@@ -44,7 +44,7 @@ func SetSummary(src []byte, summary string) ([]byte, error) {
 			if start >= 0 {
 				return concat(src[:start], section, src[off:]), nil
 			}
-			if strings.TrimSpace(string(line[3:])) == "Summary" {
+			if strings.TrimSpace(string(line[3:])) == HeadingSummary {
 				start = off
 			}
 		}

@@ -111,7 +111,7 @@ func runHookFor(a *app, h agent.Served) {
 // env is what the core's use cases take from the command: host h, the
 // environment, the clock and the version.
 func (a *app) env(h agent.Served) core.Env {
-	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version}
+	return core.Env{Host: h, Getenv: a.getenv, Now: a.now(), Version: version, Self: selfBinary()}
 }
 
 // clientOf is the client process this command runs for (the agent whose

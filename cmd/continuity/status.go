@@ -50,6 +50,13 @@ func runStatus(a *app, o statusOptions) error {
 		fmt.Fprintln(a.out, "not in a git repository: no sessions are recorded")
 		return nil
 	}
+	if core.Syncing(p) {
+		st := core.SyncState(p, now)
+		fmt.Fprintf(a.out, "sync: %s\n", st.Line(now))
+		if st.Problem != "" {
+			fmt.Fprintf(a.out, "sync: %s\n", st.Problem)
+		}
+	}
 	if len(sessions) == 0 {
 		fmt.Fprintln(a.out, "no agent sessions recorded in this repository in the last day")
 		return nil

@@ -66,7 +66,7 @@ func ParseHandoff(src []byte) (*handoff.Parsed, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, has := p.Sections["Summary"]; !has && ccSections(p) {
+		if _, has := p.Sections[handoff.HeadingSummary]; !has && ccSections(p) {
 			p.Form = FormCCv2
 			fromV2(p, "", title(body))
 		}
@@ -92,7 +92,7 @@ func ParseHandoff(src []byte) (*handoff.Parsed, error) {
 	}
 	applyCC(&p.Meta, cc)
 	p.Sections, p.Order = handoff.Sections(body)
-	if _, has := p.Sections["Summary"]; !has {
+	if _, has := p.Sections[handoff.HeadingSummary]; !has {
 		fromV2(p, cc.Topic, title(body))
 	} else {
 		p.Form = handoff.FormContinuity
@@ -347,8 +347,8 @@ func fromV3(p *handoff.Parsed, m *yaml.Node) {
 	if t := yamlText(yamlKey(m, "test")); t != "" {
 		b.WriteString("\nTest: " + t + "\n")
 	}
-	p.Sections["Summary"] = strings.TrimSpace(b.String())
-	p.Order = []string{"Summary"}
+	p.Sections[handoff.HeadingSummary] = strings.TrimSpace(b.String())
+	p.Order = []string{handoff.HeadingSummary}
 }
 
 // ccSection returns the text of the first section whose heading starts
@@ -461,5 +461,5 @@ func fromV2(p *handoff.Parsed, topic, heading string) {
 			b.WriteString("\n" + part.label + ":\n" + part.text + "\n")
 		}
 	}
-	p.Sections["Summary"] = strings.TrimSpace(b.String())
+	p.Sections[handoff.HeadingSummary] = strings.TrimSpace(b.String())
 }

@@ -151,6 +151,9 @@ func contextInput(p *workspace.Workspace, e Env, name, source, agentSession stri
 		// After a compaction the session is given the handoff it just wrote.
 		fromOtherWorktrees(p, e, &in, name, true)
 	}
+	if source != "compact" {
+		fromOtherMachines(p, e, &in, name) // what the last fetch brought
+	}
 	if agentSession != "" && !refresh {
 		markGiven(p, name, e.Now)
 	}

@@ -92,9 +92,9 @@ func TestCorpusTable(t *testing.T) {
 				r.resolved++
 			}
 		}
-		if len(f.Tasks) > 0 {
+		if len(f.Plan) > 0 {
 			r.withPlan++
-			r.planItems += len(f.Tasks)
+			r.planItems += len(f.Plan)
 		}
 		if len(f.Commits) > 0 {
 			r.withCommits++

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/compat"
@@ -306,6 +307,9 @@ func checkRepo(o DoctorOptions) []Check {
 	}
 	checks = append(checks, mergeDriverChecks(p)...)
 	checks = append(checks, configChecks(p)...)
+	if c, ok := syncCheck(p, time.Now()); ok {
+		checks = append(checks, c)
+	}
 	// Ledgers.
 	infos, _ := p.Ledgers()
 	for _, li := range infos {
@@ -318,6 +322,11 @@ func checkRepo(o DoctorOptions) []Check {
 		} else {
 			add("ledger", true, p.Rel(li.Path), "")
 		}
+	}
+	for _, places := range p.Spellings() {
+		checks = append(checks, Check{Name: "stream names", OK: true, Warn: true,
+			Info: "one work stream is spelled two ways (" + strings.Join(places, ", ") + "): continuity reads them as one stream",
+			Fix:  "rename them to one spelling (git mv), lower case with '-', the form continuity writes"})
 	}
 	if active, why, err := p.Active(o.Getenv); err == nil {
 		add("active ledger", true, active+" ("+why+")", "")

@@ -90,7 +90,7 @@ func chooseHandoff(p *workspace.Workspace, name, latest string, parsed *handoff.
 		}
 		newer := !since.IsZero() && handoff.Time(f).After(since) || since.IsZero() && chosen == ""
 		if newer && len(others) < maxOthers {
-			others = append(others, inject.EndedSession{Meta: h.Meta, Summary: h.Sections["Summary"], Path: p.Rel(f)})
+			others = append(others, inject.EndedSession{Meta: h.Meta, Summary: h.Sections[handoff.HeadingSummary], Path: p.Rel(f)})
 		}
 		if chosen != "" && (since.IsZero() || !handoff.Time(f).After(since)) {
 			break

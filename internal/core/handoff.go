@@ -421,7 +421,7 @@ func activityHash(f *handoff.Facts) string {
 		Tasks                            []handoff.Task
 		Checks                           []handoff.Check
 		Commits                          []handoff.Commit
-	}{f.Files, f.Outside, f.Commands, f.Errors, f.Tasks, f.Checks, f.Commits})
+	}{f.Files, f.Outside, f.Commands, f.Errors, f.Plan, f.Checks, f.Commits})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }
@@ -460,8 +460,7 @@ func idle(f *handoff.Facts) bool {
 // files, has none: its handoff would only push the one that says where the
 // work stands out of sight.
 func substantial(f *handoff.Facts) bool {
-	return len(f.Files) > 0 || len(f.Outside) > 0 || len(f.Tasks) > 0 || len(f.Commands) > 0 || len(f.Errors) > 0 ||
-		len(f.Checks) > 0 || len(f.Commits) > 0
+	return len(f.Files) > 0 || len(f.Outside) > 0 || len(f.Commands) > 0 || len(f.Errors) > 0 || f.Worked()
 }
 
 // replaceWith puts the handoff just written at path in the place of the
@@ -553,7 +552,7 @@ func keepSections(h *handoff.Handoff, keep []string) {
 		"summary": func() { h.Summary = "" }, "goal": func() { h.Goal = "" }, "now": func() { h.Now = "" },
 		"done": func() { h.Done = nil }, "next": func() { h.Next = nil }, "decisions": func() { h.Decisions, h.NewDecisions = nil, nil },
 		"files": func() { h.Files, h.Outside = nil, nil }, "commands": func() { h.Commands = nil }, "errors": func() { h.Errors = nil },
-		"state":    func() { h.Task, h.Plan, h.Checks, h.Commits, h.Uncommitted, h.InFlight = "", nil, nil, nil, nil, nil },
+		"state":    func() { h.State = handoff.State{} },
 		"requests": func() { h.Prompts = nil },
 	} {
 		if !on[key] {

@@ -210,6 +210,9 @@ func (k Hook) open(ev agent.Event) *workspace.Workspace {
 // the agent's shell where the host can, and prunes local state now and then.
 func (k Hook) start(p *workspace.Workspace, ev agent.Event) (agent.Answer, string, string, error) {
 	recovered := k.recover(p, ev)
+	if err := fetchSoon(p, k.Env); err != nil {
+		k.debugf("sync: %v", err) // this start uses what the last fetch brought
+	}
 	name, err := LedgerFor(p, k.Getenv, ev.SessionID)
 	if errors.Is(err, workspace.ErrNoLedger) {
 		a := agent.Answer{Context: inject.NoLedger(), Message: inject.NoLedgerMessage()}
@@ -283,6 +286,17 @@ func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skip
 	}
 	w, err := WriteHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
 		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
+	if w.Path != "" && Syncing(p) {
+		// On this machine's ref at once; to the remote in the background.
+		said, serr := Share(p, k.Env, name, w.Path, event)
+		if said != "" {
+			k.warnf("%s", said)
+		}
+		if serr != nil {
+			k.warnf("%s: sync: %v", ev.Name, serr)
+			w.Message += "; not recorded for sync: " + firstLine(serr)
+		}
+	}
 	return w.Message, w.Files, err
 }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -200,16 +201,20 @@ func hasLoose(dir string) bool {
 // matter (one "key: value" line per key) is read line by line; anything
 // else by the full parser.
 func headEntry(p *workspace.Workspace, path string, head []byte) (LogEntry, bool) {
-	e, body, fast := fastHead(head)
+	e, st, body, fast := fastHead(head)
 	if !fast {
 		return slowEntry(p, path)
 	}
 	if e.Created.IsZero() {
 		e.Created = handoff.Time(path)
 	}
-	e.Task, e.Checks = stateFields(section(body, "State"))
+	if st == nil { // written before the front matter said its state
+		s, _ := handoff.StateFromSections(map[string]string{handoff.HeadingState: section(body, handoff.HeadingState)})
+		st = &s
+	}
+	e.Task, e.Checks = stateEntry(st)
 	if e.Task == "" {
-		e.Summary = firstText(section(body, "Summary"))
+		e.Summary = firstText(section(body, handoff.HeadingSummary))
 	}
 	e.Path = p.Rel(path)
 	return e, true
@@ -231,9 +236,9 @@ func slowEntry(p *workspace.Workspace, path string) (LogEntry, bool) {
 	if e.Created.IsZero() {
 		e.Created = handoff.Time(path)
 	}
-	e.Task, e.Checks = stateFields(h.Sections["State"])
+	e.Task, e.Checks = stateEntry(&h.State)
 	if e.Task == "" {
-		e.Summary = firstText(h.Sections["Summary"])
+		e.Summary = firstText(h.Sections[handoff.HeadingSummary])
 	}
 	return e, true
 }
@@ -242,35 +247,45 @@ func slowEntry(p *workspace.Workspace, path string) (LogEntry, bool) {
 // "key: value" line per key (values double-quoted YAML scalars or plain
 // words), then "---". ok is false for anything else, which the full
 // parser then reads.
-func fastHead(src []byte) (e LogEntry, body []byte, ok bool) {
+func fastHead(src []byte) (e LogEntry, st *handoff.State, body []byte, ok bool) {
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	rest, found := cutLine(src, "---")
 	if !found {
-		return e, nil, false
+		return e, nil, nil, false
 	}
 	for len(rest) > 0 {
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
-			return e, nil, false // the front matter does not end within the head
+			return e, nil, nil, false // the front matter does not end within the head
 		}
 		line := bytes.TrimRight(rest[:nl], "\r")
 		rest = rest[nl+1:]
 		if string(line) == "---" {
-			return e, rest, true
+			return e, st, rest, true
 		}
 		key, val, found := bytes.Cut(line, []byte(":"))
 		if !found || len(key) == 0 || key[0] == ' ' || key[0] == '-' || key[0] == '#' {
-			return e, nil, false
+			return e, nil, nil, false
+		}
+		switch string(key) {
+		case "state": // one line of JSON, as continuity writes it
+			st = new(handoff.State)
+			if json.Unmarshal(val, st) != nil {
+				return e, nil, nil, false
+			}
+			continue
+		case "work":
+			continue
 		}
 		v, ok := scalar(bytes.TrimSpace(val))
 		if !ok {
-			return e, nil, false
+			return e, nil, nil, false
 		}
 		switch string(key) {
 		case "created":
 			t, err := time.Parse(time.RFC3339, v)
 			if err != nil {
-				return e, nil, false
+				return e, nil, nil, false
 			}
 			e.Created = t.UTC()
 		case "author":
@@ -282,10 +297,10 @@ func fastHead(src []byte) (e LogEntry, body []byte, ok bool) {
 		case "branch":
 			e.Branch = v
 		case "date", "session_name", "topic":
-			return e, nil, false // Continuous-Claude's: the full parser knows it
+			return e, nil, nil, false // Continuous-Claude's: the full parser knows it
 		}
 	}
-	return e, nil, false
+	return e, nil, nil, false
 }
 
 // cutLine returns what follows src's first line when that line is want.
@@ -347,47 +362,14 @@ func section(body []byte, name string) string {
 	return strings.TrimSpace(string(rest))
 }
 
-// stateFields reads the task and the checks from a handoff's State
-// section: "Task: …" and "Checks: …" lines (list items or not, the label
-// bold or not), the checks' own list items joined when they follow on the
-// lines below.
-func stateFields(state string) (task, checks string) {
-	var items []string
-	inChecks := false
-	for _, line := range strings.Split(state, "\n") {
-		t := strings.TrimSpace(line)
-		label, val := stateLabel(t)
-		switch {
-		case label == "task":
-			task, inChecks = val, false
-		case label == "checks":
-			checks, inChecks = val, true
-		case label != "":
-			inChecks = false
-		case strings.HasPrefix(t, "### "):
-			inChecks = strings.EqualFold(strings.TrimSpace(t[4:]), "checks")
-		case inChecks && strings.HasPrefix(t, "- "):
-			items = append(items, strings.TrimSpace(t[2:]))
-		}
+// stateEntry is what the timeline shows of a handoff's state: its task,
+// and each check's command and outcome.
+func stateEntry(st *handoff.State) (task, checks string) {
+	lines := make([]string, len(st.Checks))
+	for i, c := range st.Checks {
+		lines[i] = c.Line()
 	}
-	if checks == "" && len(items) > 0 {
-		checks = strings.Join(items, "; ")
-	}
-	return task, checks
-}
-
-// stateLabels are the labels of a State section's parts.
-var stateLabels = map[string]bool{"task": true, "plan": true, "checks": true, "commits": true, "uncommitted": true, "in flight": true}
-
-// stateLabel splits "- **Task:** text" into "task" and "text"; label is
-// "" for a line that is not one of the State section's labelled parts.
-func stateLabel(t string) (label, val string) {
-	k, v, ok := strings.Cut(strings.TrimPrefix(t, "- "), ":")
-	k = strings.ToLower(strings.Trim(k, "*_ "))
-	if !ok || !stateLabels[k] {
-		return "", ""
-	}
-	return k, strings.TrimSpace(strings.TrimLeft(v, "*_ "))
+	return st.Task, strings.Join(lines, "; ")
 }
 
 // firstText is the first non-empty line of a section.

@@ -84,7 +84,7 @@ func TestLogFastHeadAgreesWithParser(t *testing.T) {
 		m := meta("s", author, "claude", now.Add(time.Duration(i)*time.Minute))
 		rel := renderedHandoff(t, r, m, "sum")
 		src := []byte(r.Read(rel))
-		e, _, ok := fastHead(src)
+		e, _, _, ok := fastHead(src)
 		if !ok {
 			t.Fatalf("%q: the fast reader declined the template's front matter:\n%s", author, src)
 		}
@@ -104,7 +104,7 @@ func TestLogFastHeadAgreesWithParser(t *testing.T) {
 		"---\nsession: s\ncreated: 2026-11-22T14:05:09Z\n", // not closed within the head
 		"no front matter\n",
 	} {
-		if _, _, ok := fastHead([]byte(src)); ok {
+		if _, _, _, ok := fastHead([]byte(src)); ok {
 			t.Errorf("the fast reader took %q", src)
 		}
 	}
@@ -235,10 +235,10 @@ func BenchmarkLog(b *testing.B) {
 func TestLogStateFromTemplate(t *testing.T) {
 	r := testkit.New(t, true)
 	m := meta("auth", "Kim", "claude", now)
-	src, err := handoff.Render(&handoff.Handoff{Meta: m, Task: "Logout endpoint", Summary: "sum",
+	src, err := handoff.Render(&handoff.Handoff{Meta: m, Summary: "sum", State: handoff.State{Task: "Logout endpoint",
 		Plan:    []handoff.Task{{Subject: "write it", Status: "completed"}},
 		Checks:  []handoff.Check{{Command: "go test ./...", Outcome: "failed", Failing: []string{"TestLogout"}}, {Command: "go vet ./...", Outcome: "passed"}},
-		Commits: []handoff.Commit{{Hash: "abc1234", Subject: "wip"}}}, "")
+		Commits: []handoff.Commit{{Hash: "abc1234", Subject: "wip"}}}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

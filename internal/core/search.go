@@ -158,7 +158,7 @@ func (s *searcher) handoff(src []byte, path, name string) {
 	if !s.m.in(src, &s.low) {
 		return
 	}
-	e, _, fast := fastHead(src)
+	e, _, _, fast := fastHead(src)
 	if !fast {
 		h, err := compat.ParseHandoff(src)
 		if err != nil {
@@ -201,7 +201,9 @@ func (s *searcher) lines(src []byte, rel, name, kind, who string) {
 		if j := bytes.IndexByte(src[srcAt:], '\n'); j >= 0 {
 			end = srcAt + j
 		}
-		s.hits = append(s.hits, Hit{rel, n, strings.TrimSpace(string(src[srcAt:end])), name, kind, who})
+		if line := strings.TrimSpace(string(src[srcAt:end])); !(kind == "handoff" && machineLine(line)) {
+			s.hits = append(s.hits, Hit{rel, n, line, name, kind, who})
+		}
 		j := bytes.IndexByte(low[hit:], '\n')
 		if j < 0 || end == len(src) {
 			return
@@ -311,4 +313,11 @@ func AuthorMatches(author, query string) bool {
 		i++
 	}
 	return true
+}
+
+// machineLine reports a handoff's front matter line of State or Work (one
+// line of JSON): what it says, the body says for people, and a hit there
+// is found there.
+func machineLine(line string) bool {
+	return strings.HasPrefix(line, "state: {") || strings.HasPrefix(line, "work: {")
 }

@@ -33,6 +33,9 @@ type Env struct {
 	// Client is the client process the call runs for, when known: its own
 	// sessions are never named as others at work.
 	Client *localstate.Process
+	// Self is the continuity binary background work (a push, a fetch) is
+	// started from; "" starts none.
+	Self string
 }
 
 // LoadLedger reads and parses work stream name's ledger; a missing one is

@@ -17,26 +17,7 @@ import (
 
 // Names lists every work stream that has a ledger or handoffs.
 func Names(p *workspace.Workspace) []string {
-	seen := map[string]bool{}
-	var names []string
-	add := func(n string) {
-		if !seen[n] && workspace.CheckName(n) == nil {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	infos, _ := p.Ledgers()
-	for _, li := range infos {
-		add(li.Name)
-	}
-	if ents, err := os.ReadDir(p.HandoffDir); err == nil {
-		for _, e := range ents {
-			if e.IsDir() {
-				add(e.Name())
-			}
-		}
-	}
-	return names
+	return p.StreamNames()
 }
 
 // Handoff is one handoff as list shows it.

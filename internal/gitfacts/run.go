@@ -85,6 +85,9 @@ type Git struct {
 	// Timeout bounds a run whose context has no deadline; zero means
 	// DefaultTimeout.
 	Timeout time.Duration
+	// Env adds variables to git's environment (NAME=value), after those
+	// Run sets: a remote's transport settings, an author for a commit.
+	Env []string
 }
 
 // Run runs git with args and returns its standard output. Optional locks
@@ -94,6 +97,11 @@ type Git struct {
 // "git ARGS in ROOT: …" with git's first line of stderr; an exit status is
 // kept in the chain (errors.As with *exec.ExitError).
 func (g Git) Run(ctx context.Context, args ...string) ([]byte, error) {
+	return g.RunInput(ctx, nil, args...)
+}
+
+// RunInput is Run with in as git's standard input (nil: none).
+func (g Git) RunInput(ctx context.Context, in []byte, args ...string) ([]byte, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		timeout := g.Timeout
 		if timeout <= 0 {
@@ -106,8 +114,11 @@ func (g Git) Run(ctx context.Context, args ...string) ([]byte, error) {
 	args = append([]string{"--no-optional-locks"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = g.Repo.Root
-	cmd.Env = gitEnv(os.Environ(), g.Repo, g.Index)
+	cmd.Env = append(gitEnv(os.Environ(), g.Repo, g.Index), g.Env...)
 	cmd.WaitDelay = waitDelay
+	if in != nil {
+		cmd.Stdin = bytes.NewReader(in)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -373,14 +373,14 @@ func handoffBlock(in Input) block {
 	stale := in.StaleAfter > 0 && !m.Created.IsZero() && in.Now.Sub(m.Created) > in.StaleAfter
 	title := sayHandoffTitle(stale, Byline(m, in.Now), tokens)
 	if in.HandoffFrom != "" {
-		title += ", " + sayFrom(in.HandoffFrom)
+		title += ", " + sayFrom(quoteLine(in.HandoffFrom))
 	}
-	summary := strings.TrimSpace(clean(h.Sections["Summary"]))
+	summary := strings.TrimSpace(clean(h.Sections[handoff.HeadingSummary]))
 	if summary == "" {
 		summary = "(no summary)"
 	}
-	state := strings.TrimSpace(clean(h.Sections["State"]))
-	open := openErrors(clean(h.Sections["Errors"]))
+	state := strings.TrimSpace(clean(h.State.Markdown()))
+	open := openErrors(h.Work)
 	if state == "" && len(open) == 0 {
 		return block{title: title, text: summary}
 	}
@@ -395,25 +395,18 @@ func handoffBlock(in Input) block {
 	return block{title: title, text: b.String()}
 }
 
-// openErrors are the error lines of a handoff's Errors section that were
-// not resolved later, at most maxOpenErrors of them (the latest), with a
-// line counting the rest.
-func openErrors(section string) []string {
+// openErrors are a handoff's errors that were not resolved later (the
+// latest handoff.MaxOpen of them), with a line counting the earlier ones.
+func openErrors(w handoff.Work) []string {
 	var open []string
-	for _, line := range strings.Split(section, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "- ") && !strings.HasSuffix(line, "(resolved: passed later)") {
-			open = append(open, line)
-		}
+	if w.OpenBefore > 0 {
+		open = append(open, fmt.Sprintf("- … %d earlier in the handoff", w.OpenBefore))
 	}
-	if n := len(open); n > maxOpenErrors {
-		open = append([]string{fmt.Sprintf("- … %d earlier in the handoff", n-maxOpenErrors)}, open[n-maxOpenErrors:]...)
+	for _, e := range w.Open {
+		open = append(open, "- "+strings.Join(strings.Fields(clean(e)), " "))
 	}
 	return open
 }
-
-// maxOpenErrors bounds the open errors the injected handoff repeats.
-const maxOpenErrors = 5
 
 // endedBlock gives each other session that ended since the stream was
 // last given to a model its line: who, when, what its summary opens with.

@@ -190,6 +190,7 @@ func TestRenderHandoffState(t *testing.T) {
 	in := input(bigLedger(2), "startup", 9000)
 	in.Handoff.Sections["State"] = "- Task: Logout endpoint\n- Plan:\n  - [x] Refresh\n  - [ ] Logout (in progress)\n- Checks:\n  - `go test ./...`: failed (TestLogout)\n- Commits:\n  - `4f3c2b1` Add refresh"
 	in.Handoff.Sections["Errors"] = "- `go vet ./...`: exit 1: x (resolved: passed later)\n- `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"
+	in.Handoff.State, in.Handoff.Work = handoff.StateFromSections(in.Handoff.Sections)
 	out := Render(in)
 	for _, want := range []string{"- Task: Logout endpoint\n", "  - [ ] Logout (in progress)\n", "`go test ./...`: failed (TestLogout)", "`4f3c2b1` Add refresh",
 		"- Summary: Wrote the refresh endpoint", "- Open errors:\n    - `go test ./...`: exit 1: --- FAIL: TestLogout (0.00s)"} {

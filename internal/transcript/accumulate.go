@@ -64,19 +64,19 @@ type accState struct {
 	Main   source             `json:"main"`
 	Agents map[string]*source `json:"agents,omitempty"`
 
-	Plan    []handoff.Task `json:"plan,omitempty"`
-	Prompts []item         `json:"prompts,omitempty"`
+	// State is the session's state as far as the transcript says it:
+	// the plan, the checks, the commits (Facts adds the calls in flight).
+	handoff.State
+	Prompts []item `json:"prompts,omitempty"`
 	// Last is the latest reply, cut wide: it is redacted and cut to size
 	// once, when the facts are made (and in the checkpoint); Before is
 	// the one before it.
 	Last   item `json:"last"`
 	Before item `json:"before"`
 
-	Checks   []check          `json:"checks,omitempty"`
-	Commits  []handoff.Commit `json:"commits,omitempty"`
+	LookOnly int `json:"look_only,omitempty"`
 	// Committing are the spans of the calls that may have committed.
 	Committing []handoff.Span `json:"committing,omitempty"`
-	LookOnly int              `json:"look_only,omitempty"`
 
 	Summary     string `json:"summary,omitempty"`
 	Compactions int    `json:"compactions,omitempty"`
@@ -149,11 +149,6 @@ type call struct {
 	Plan    *PlanEdit `json:"plan,omitempty"`
 	Check   string    `json:"check,omitempty"` // the check it runs
 	Running bool      `json:"running,omitempty"`
-}
-
-// check is the last run of one check command.
-type check struct {
-	handoff.Check
 }
 
 // Recognised counts a record the host recognised as one of its own (see
@@ -414,12 +409,12 @@ func (a *Accumulator) commit(cm handoff.Commit) {
 
 // runCheck records a run of check k.
 func (a *Accumulator) runCheck(k, outcome string, failing []string) {
-	i := slices.IndexFunc(a.st.Checks, func(c check) bool { return c.Command == k })
+	i := slices.IndexFunc(a.st.Checks, func(c handoff.Check) bool { return c.Command == k })
 	if i < 0 {
 		if len(a.st.Checks) >= maxChecks {
 			a.st.Checks = slices.Delete(a.st.Checks, 0, 1)
 		}
-		a.st.Checks = append(a.st.Checks, check{handoff.Check{Command: strings.Clone(k)}})
+		a.st.Checks = append(a.st.Checks, handoff.Check{Command: strings.Clone(k)})
 		i = len(a.st.Checks) - 1
 	}
 	c := &a.st.Checks[i]
@@ -675,7 +670,7 @@ func (st *accState) facts() *handoff.Facts {
 		return merge(lists)
 	}
 	f := &handoff.Facts{
-		Tasks:          slices.Clone(st.Plan),
+		State:          st.State.Clone(),
 		CompactSummary: st.Summary,
 		Compactions:    st.Compactions,
 		Model:          st.Model,
@@ -683,18 +678,12 @@ func (st *accState) facts() *handoff.Facts {
 		Records:        st.Records,
 		LookOnly:       st.LookOnly,
 		Started:        st.Started,
-		Commits:        slices.Clone(st.Commits),
 		CommitSpans:    slices.Clone(st.Committing),
 	}
 	for _, s := range srcs {
 		f.Omitted.Files += s.Cut.Files
 		f.Omitted.Commands += s.Cut.Commands
 		f.Omitted.Errors += s.Cut.Errors
-	}
-	for _, c := range st.Checks {
-		hc := c.Check
-		hc.Failing = slices.Clone(c.Failing)
-		f.Checks = append(f.Checks, hc)
 	}
 	var since handoff.Since
 	var files []item
@@ -725,7 +714,7 @@ func (st *accState) facts() *handoff.Facts {
 	}
 	for i := range errs {
 		if errs[i].R {
-			errs[i].S = handoff.Cut(errs[i].S, MaxLineRunes-len(resolvedMark)) + resolvedMark
+			errs[i].S = handoff.Cut(errs[i].S, MaxLineRunes-len(handoff.ResolvedMark)) + handoff.ResolvedMark
 		}
 	}
 	for _, l := range []struct {
@@ -754,9 +743,6 @@ func (st *accState) facts() *handoff.Facts {
 	}
 	return f
 }
-
-// resolvedMark ends an error whose command succeeded later.
-const resolvedMark = " (resolved: passed later)"
 
 // appendLast is AppendLast counting what it drops in *dropped.
 func appendLast(list []item, max int, dropped *int, it item) []item {
@@ -788,10 +774,8 @@ func (st *accState) clone() accState {
 			cp.Agents[id] = &c
 		}
 	}
-	cp.Plan = slices.Clone(st.Plan)
+	cp.State = st.State.Clone()
 	cp.Prompts = slices.Clone(st.Prompts)
-	cp.Checks = slices.Clone(st.Checks)
-	cp.Commits = slices.Clone(st.Commits)
 	cp.Committing = slices.Clone(st.Committing)
 	return cp
 }

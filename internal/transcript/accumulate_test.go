@@ -131,7 +131,7 @@ func TestSameWorkSameFacts(t *testing.T) {
 	}
 	of := func(f *handoff.Facts) shape {
 		s := shape{Files: f.Files, Commands: f.Commands, Errors: f.Errors, Prompts: f.Prompts, Checks: f.Checks, Commits: f.Commits, LookOnly: f.LookOnly, InFlight: f.InFlight}
-		for _, p := range f.Tasks {
+		for _, p := range f.Plan {
 			s.Plan = append(s.Plan, p.Subject+": "+p.Status)
 		}
 		return s
@@ -139,7 +139,7 @@ func TestSameWorkSameFacts(t *testing.T) {
 	want := shape{
 		Files:    []string{"div.go"},
 		Commands: []string{"go test ./...", "git commit -am 'Div refuses a zero divisor'"},
-		Errors:   []string{"`go test ./...`: exit 1: --- FAIL: TestDiv (0.00s)" + resolvedMark},
+		Errors:   []string{"`go test ./...`: exit 1: --- FAIL: TestDiv (0.00s)" + handoff.ResolvedMark},
 		Prompts:  []string{"make Div refuse a zero divisor"},
 		Plan:     []string{"Refuse zero: completed", "Commit: in_progress"},
 		Checks:   []handoff.Check{{Command: "go test ./...", Outcome: handoff.Passed, FailedBefore: true}},
@@ -279,8 +279,8 @@ func TestSubagentsAndOutside(t *testing.T) {
 	if !reflect.DeepEqual(f.Files, []string{"sub.go"}) || !reflect.DeepEqual(f.Outside, []string{"/home/dev/.claude/projects/x/memory/MEMORY.md"}) {
 		t.Errorf("files %q outside %q", f.Files, f.Outside)
 	}
-	if len(f.Prompts) != 0 || len(f.Tasks) != 0 {
-		t.Errorf("a subagent's prompt or plan counted: %q %+v", f.Prompts, f.Tasks)
+	if len(f.Prompts) != 0 || len(f.Plan) != 0 {
+		t.Errorf("a subagent's prompt or plan counted: %q %+v", f.Prompts, f.Plan)
 	}
 }
 
@@ -325,7 +325,7 @@ func TestOneCheckOpenErrors(t *testing.T) {
 	if want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Passed, FailedBefore: true}}; !reflect.DeepEqual(f.Checks, want) {
 		t.Errorf("checks %+v, want %+v", f.Checks, want)
 	}
-	want := []string{"`env GOCACHE=/tmp/gc go test ./...`: exit 1: --- FAIL: TestDiv (0.00s)" + resolvedMark, "Write /r/b.go: disk full"}
+	want := []string{"`env GOCACHE=/tmp/gc go test ./...`: exit 1: --- FAIL: TestDiv (0.00s)" + handoff.ResolvedMark, "Write /r/b.go: disk full"}
 	if !reflect.DeepEqual(f.Errors, want) {
 		t.Errorf("errors %q, want %q", f.Errors, want)
 	}

@@ -73,6 +73,10 @@ type Config struct {
 	// Subagents says what a subagent is given when it starts: full,
 	// short (goal, now, next) or none.
 	Subagents string `yaml:"subagents" json:"subagents"`
+	// Sync says whether each stream's latest handoff, ledger and
+	// uncommitted work travel through the repository's remote on refs of
+	// continuity's own (ref) or stay on this machine (off, the default).
+	Sync string `yaml:"sync" json:"sync"`
 }
 
 // Duration is a time.Duration written as 90m, 36h or 7d.
@@ -127,6 +131,7 @@ func DefaultConfig() Config {
 	c.Retention.Max = 200
 	c.Worktrees = "shared"
 	c.Subagents = "short"
+	c.Sync = "off"
 	return c
 }
 
@@ -218,7 +223,7 @@ func (l *LoadedConfig) file(path, within string) {
 // known lists the configuration's keys and, for nested ones, their keys.
 var known = map[string][]string{
 	"ledger_dir": nil, "handoff_dir": nil, "budget": nil, "sources": nil, "stale_after": nil, "disable": nil,
-	"worktrees": nil, "subagents": nil,
+	"worktrees": nil, "subagents": nil, "sync": nil,
 	"handoff": {"sections", "max_bytes", "template", "checks"}, "redact": {"extra", "allow"}, "retention": {"days", "max"},
 }
 
@@ -227,7 +232,7 @@ var known = map[string][]string{
 func decodeKey(c *Config, key string, v *yaml.Node) error {
 	sub, ok := known[key]
 	if !ok {
-		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable, worktrees, subagents)")
+		return fmt.Errorf("unknown key (known: ledger_dir, handoff_dir, budget, sources, handoff, stale_after, redact, retention, disable, worktrees, subagents, sync)")
 	}
 	if sub != nil && v.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(v.Content); i += 2 {
@@ -368,6 +373,9 @@ func (c Config) check() error {
 	if c.Subagents != "full" && c.Subagents != "short" && c.Subagents != "none" {
 		return fmt.Errorf("subagents must be full, short or none, got %q", c.Subagents)
 	}
+	if c.Sync != "off" && c.Sync != "ref" {
+		return fmt.Errorf("sync must be off or ref, got %q", c.Sync)
+	}
 	if c.Retention.Days < 0 || c.Retention.Max < 0 {
 		return errors.New("retention days and max must not be negative")
 	}
@@ -408,6 +416,7 @@ func (l *LoadedConfig) env(getenv func(string) string) {
 		c.StaleAfter = Duration(d)
 		return err
 	})
+	set("sync", "CONTINUITY_SYNC", func(c *Config, v string) error { c.Sync = v; return nil })
 	set("disable", "CONTINUITY_DISABLE", func(c *Config, v string) error {
 		c.Disable = v != "0" && !strings.EqualFold(v, "false") && !strings.EqualFold(v, "no") && !strings.EqualFold(v, "off")
 		return nil

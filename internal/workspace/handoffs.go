@@ -38,6 +38,17 @@ const racyWindow = 2 * time.Second
 // the latest.
 func (p *Workspace) LatestHandoff(name string, now time.Time) (string, error) {
 	path, err := p.latestInDir(name, now)
+	// The stream's folders under other spellings (see StreamKey).
+	if dirs := p.streamDirs(name); len(dirs) > 1 || len(dirs) == 1 && filepath.Dir(path) != dirs[0] {
+		for _, d := range dirs {
+			if d == filepath.Dir(path) {
+				continue
+			}
+			if other, _, e := handoff.LatestAt(d, now); e == nil && (err != nil || handoff.Time(other).After(handoff.Time(path))) {
+				path, err = other, nil
+			}
+		}
+	}
 	var loose string
 	for _, l := range p.Loose(name, 0) {
 		if !handoff.FutureAt(l, now) {
@@ -122,12 +133,13 @@ func (p *Workspace) Loose(name string, limit int) []string {
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].t.After(cs[j].t) })
 	only := ""
-	if streams := p.streamNames(); len(streams) == 1 {
+	if streams := p.StreamNames(); len(streams) == 1 {
 		only = streams[0]
 	}
 	var out []string
+	key := StreamKey(name)
 	for _, c := range cs {
-		if p.looseOwner(c.path, only) != name {
+		if StreamKey(p.looseOwner(c.path, only)) != key {
 			continue
 		}
 		out = append(out, c.path)
@@ -159,21 +171,23 @@ var ledgerMention = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`CONTINUITY_([A-Za-z0-9][A-Za-z0-9._-]*?)\.md`)
 })
 
-// streamNames lists the work streams: ledgers and handoff folders.
-func (p *Workspace) streamNames() []string {
+// StreamNames lists the work streams: ledgers (the most recently modified
+// first) and handoff folders, one name a stream however others spelled it
+// (see StreamKey): a ledger's name over a folder's.
+func (p *Workspace) StreamNames() []string {
 	seen := map[string]bool{}
 	var names []string
 	ls, _ := p.Ledgers()
 	for _, l := range ls {
-		if !seen[l.Name] {
-			seen[l.Name] = true
+		if k := StreamKey(l.Name); !seen[k] {
+			seen[k] = true
 			names = append(names, l.Name)
 		}
 	}
 	if ents, err := os.ReadDir(p.HandoffDir); err == nil {
 		for _, e := range ents {
-			if n := e.Name(); e.IsDir() && !seen[n] && CheckName(n) == nil {
-				seen[n] = true
+			if n := e.Name(); e.IsDir() && !seen[StreamKey(n)] && CheckName(n) == nil {
+				seen[StreamKey(n)] = true
 				names = append(names, n)
 			}
 		}
@@ -181,16 +195,71 @@ func (p *Workspace) streamNames() []string {
 	return names
 }
 
+// Spellings lists the streams whose files use more than one spelling of
+// their name (Beat_Studio/ and CONTINUITY_CLAUDE-beat-studio.md): for each,
+// the files and folders, relative to the project root. Continuous-Claude's
+// own pair, CONTINUITY_CLAUDE-x.md with the folder x, is one spelling.
+func (p *Workspace) Spellings() [][]string {
+	type place struct{ spelling, rel string }
+	byKey := map[string][]place{}
+	var keys []string
+	add := func(name, path string) {
+		k := StreamKey(name)
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], place{name, p.Rel(path)})
+	}
+	if ents, err := os.ReadDir(p.LedgerDir); err == nil {
+		for _, e := range ents {
+			if name, _ := ledgerName(e.Name()); name != "" && !e.IsDir() && CheckName(name) == nil {
+				add(name, filepath.Join(p.LedgerDir, e.Name()))
+			}
+		}
+	}
+	if ents, err := os.ReadDir(p.HandoffDir); err == nil {
+		for _, e := range ents {
+			if n := e.Name(); e.IsDir() && CheckName(n) == nil {
+				add(n, filepath.Join(p.HandoffDir, n)+"/")
+			}
+		}
+	}
+	var out [][]string
+	for _, k := range keys {
+		ps := byKey[k]
+		differ := false
+		for _, pl := range ps {
+			differ = differ || pl.spelling != ps[0].spelling
+		}
+		if !differ {
+			continue
+		}
+		var rels []string
+		for _, pl := range ps {
+			rels = append(rels, pl.rel)
+		}
+		out = append(out, rels)
+	}
+	return out
+}
+
 // HandoffFiles returns work stream name's handoffs, oldest first: those in
-// its folder and the loose ones attributed to it (see Loose).
+// its folders (one a spelling, see StreamKey) and the loose ones attributed
+// to it (see Loose).
 func (p *Workspace) HandoffFiles(name string) []string {
 	dir, err := p.StreamHandoffDir(name)
 	if err != nil {
 		return nil
 	}
 	files := handoff.Files(dir)
+	merged := false
+	for _, other := range p.streamDirs(name) {
+		if other != dir {
+			files, merged = append(files, handoff.Files(other)...), true
+		}
+	}
 	loose := p.Loose(name, 0)
-	if len(loose) == 0 {
+	if len(loose) == 0 && !merged {
 		return files
 	}
 	all := append(files, loose...)

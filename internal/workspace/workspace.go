@@ -192,38 +192,95 @@ func quoteCut(name string) string {
 	return name
 }
 
-// LedgerPath is the path of the ledger named name: CONTINUITY_<name>.md,
-// or Continuous-Claude's CONTINUITY_CLAUDE-<name>.md when only that exists
-// (its handoffs are in the folder <name>: one work stream).
+// StreamKey is a work stream's name without the spelling others vary:
+// case, '_' for '-', and Continuous-Claude's "CLAUDE-" prefix. Names with
+// one key are one stream when continuity reads what others wrote
+// (thoughts/shared/handoffs/Beat_Studio/ and CONTINUITY_CLAUDE-beat-studio.md);
+// the key is also the one form continuity writes a new stream's files in.
+func StreamKey(name string) string {
+	if rest, ok := strings.CutPrefix(name, "CLAUDE-"); ok && rest != "" {
+		name = rest
+	}
+	return strings.ReplaceAll(strings.ToLower(name), "_", "-")
+}
+
+// ledgerName is the stream name of a ledger file's name (CONTINUITY_x.md,
+// Continuous-Claude's CONTINUITY_CLAUDE-x.md), "" for another file.
+func ledgerName(file string) (name string, native bool) {
+	n, ok := strings.CutPrefix(file, "CONTINUITY_")
+	if !ok || !strings.HasSuffix(n, ".md") {
+		return "", false
+	}
+	n = strings.TrimSuffix(n, ".md")
+	if rest, ok := strings.CutPrefix(n, "CLAUDE-"); ok && rest != "" {
+		return rest, false
+	}
+	return n, true
+}
+
+// LedgerPath is the path of the ledger named name: CONTINUITY_<name>.md
+// when it exists, else the ledger of the same stream under another
+// spelling (Continuous-Claude's CONTINUITY_CLAUDE-<name>.md, Beat_Studio
+// for beat-studio; a native one first), else CONTINUITY_<key>.md, the one
+// form continuity writes a new ledger in.
 func (p *Workspace) LedgerPath(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
 	path := filepath.Join(p.LedgerDir, "CONTINUITY_"+name+".md")
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		cc := filepath.Join(p.LedgerDir, "CONTINUITY_CLAUDE-"+name+".md")
-		if _, err := os.Lstat(cc); err == nil {
-			return cc, nil
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return path, nil
+	}
+	if ls, _ := p.Ledgers(); len(ls) > 0 {
+		key := StreamKey(name)
+		for _, l := range ls {
+			if StreamKey(l.Name) == key {
+				return l.Path, nil
+			}
 		}
 	}
-	return path, nil
+	return filepath.Join(p.LedgerDir, "CONTINUITY_"+StreamKey(name)+".md"), nil
 }
 
 // StreamHandoffDir is the directory holding the named work stream's
-// handoffs (for a name chosen as "CLAUDE-x", Continuous-Claude's folder x).
+// handoffs: the folder of that name when it exists, else the stream's
+// folder under another spelling (Continuous-Claude's Beat_Studio for
+// beat-studio or CLAUDE-beat-studio), else the folder named by its key,
+// the one form continuity creates.
 func (p *Workspace) StreamHandoffDir(name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
 	dir := filepath.Join(p.HandoffDir, name)
-	if rest, ok := strings.CutPrefix(name, "CLAUDE-"); ok && rest != "" {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			if _, err := os.Stat(filepath.Join(p.HandoffDir, rest)); err == nil {
-				return filepath.Join(p.HandoffDir, rest), nil
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return dir, nil
+	}
+	if dirs := p.streamDirs(name); len(dirs) > 0 {
+		return dirs[0], nil
+	}
+	return filepath.Join(p.HandoffDir, StreamKey(name)), nil
+}
+
+// streamDirs lists the folders of the handoff directory that hold the
+// named stream's handoffs under any spelling, the exact name first, then
+// by name.
+func (p *Workspace) streamDirs(name string) []string {
+	ents, err := os.ReadDir(p.HandoffDir)
+	if err != nil {
+		return nil
+	}
+	key := StreamKey(name)
+	var out []string
+	for _, e := range ents {
+		if n := e.Name(); e.IsDir() && StreamKey(n) == key && CheckName(n) == nil {
+			if n == name {
+				out = append([]string{filepath.Join(p.HandoffDir, n)}, out...)
+				continue
 			}
+			out = append(out, filepath.Join(p.HandoffDir, n))
 		}
 	}
-	return dir, nil
+	return out
 }
 
 // LedgerInfo is one ledger file found in the ledger directory.
@@ -242,29 +299,37 @@ func (p *Workspace) Ledgers() ([]LedgerInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list ledgers: %w", err)
 	}
+	// One ledger a stream: Continuous-Claude's CONTINUITY_CLAUDE-x.md is
+	// work stream x (its handoffs are in the folder x), and names that
+	// differ only in spelling (see StreamKey) are one stream. A native
+	// ledger wins over Continuous-Claude's, then the key's own spelling,
+	// then the first by name (ReadDir sorts); doctor names the others.
 	var out []LedgerInfo
+	at := map[string]int{}
+	native := map[string]bool{}
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, "CONTINUITY_") || !strings.HasSuffix(n, ".md") || e.IsDir() {
+		name, nat := ledgerName(n)
+		if name == "" || e.IsDir() || CheckName(name) != nil {
 			continue
 		}
-		name := strings.TrimSuffix(strings.TrimPrefix(n, "CONTINUITY_"), ".md")
-		if rest, ok := strings.CutPrefix(name, "CLAUDE-"); ok && rest != "" {
-			// Continuous-Claude's CONTINUITY_CLAUDE-x.md is work stream x,
-			// whose handoffs are in the folder x; a native CONTINUITY_x.md wins.
-			if _, err := os.Lstat(filepath.Join(p.LedgerDir, "CONTINUITY_"+rest+".md")); err == nil {
-				continue
-			}
-			name = rest
-		}
-		if CheckName(name) != nil {
+		key := StreamKey(name)
+		i, dup := at[key]
+		if dup && (native[key] && !nat || native[key] == nat && out[i].Name == key) {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		out = append(out, LedgerInfo{Name: name, Path: filepath.Join(p.LedgerDir, n), ModTime: info.ModTime().UnixNano()})
+		li := LedgerInfo{Name: name, Path: filepath.Join(p.LedgerDir, n), ModTime: info.ModTime().UnixNano()}
+		native[key] = nat
+		if dup {
+			out[i] = li
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, li)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].ModTime != out[j].ModTime {

@@ -97,8 +97,8 @@ func benchmarkRead(b *testing.B, data []byte) {
 	b.StopTimer()
 	// The live heap above what it was before the loop (the input itself).
 	b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MiB")
-	if len(f.Files) == 0 || len(f.Tasks) == 0 || f.Lines < 1000 {
-		b.Fatalf("nothing read: %d files, %d tasks, %d lines", len(f.Files), len(f.Tasks), f.Lines)
+	if len(f.Files) == 0 || len(f.Plan) == 0 || f.Lines < 1000 {
+		b.Fatalf("nothing read: %d files, %d tasks, %d lines", len(f.Files), len(f.Plan), f.Lines)
 	}
 }
 
@@ -147,8 +147,8 @@ func TestBenchTranscriptFacts(t *testing.T) {
 	if want := []string{"src/auth/token.go"}; !reflect.DeepEqual(f.Files, want) {
 		t.Errorf("files = %q, want %q", f.Files, want)
 	}
-	if n := len(f.Tasks); n < 2 || n%2 != 0 || f.Tasks[n-2].Status != "completed" || f.Tasks[n-1].Status != "in_progress" {
-		t.Errorf("tasks: %d, last two %+v", n, f.Tasks[max(0, n-2):])
+	if n := len(f.Plan); n < 2 || n%2 != 0 || f.Plan[n-2].Status != "completed" || f.Plan[n-1].Status != "in_progress" {
+		t.Errorf("tasks: %d, last two %+v", n, f.Plan[max(0, n-2):])
 	}
 	if f.CompactSummary == "" || len(f.Prompts) == 0 || f.SkippedLines != 0 || f.Bytes != int64(len(data)) {
 		t.Errorf("summary %q, %d prompts, %d skipped, %d of %d bytes", f.CompactSummary, len(f.Prompts), f.SkippedLines, f.Bytes, len(data))

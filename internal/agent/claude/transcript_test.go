@@ -30,15 +30,17 @@ func TestReadTranscriptToolsAndCompact(t *testing.T) {
 	f := readFixture(t, "tools-and-compact.jsonl", "/tmp/rec1/proj")
 	want := &handoff.Facts{
 		Files: []string{"src/auth/token.go"},
-		Tasks: []handoff.Task{
-			{ID: "1", Subject: "Add token refresh endpoint", Status: "completed"},
-			{ID: "2", Subject: "Write logout endpoint", Status: "in_progress"},
+		State: handoff.State{
+			Plan: []handoff.Task{
+				{ID: "1", Subject: "Add token refresh endpoint", Status: "completed"},
+				{ID: "2", Subject: "Write logout endpoint", Status: "in_progress"},
+			},
+			Checks: []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed}},
 		},
 		// ls only looks; go test ran once, and failed.
 		Commands: []string{"go version", "go test ./..."},
 		LookOnly: 1,
 		Errors:   []string{"`go test ./...`: exit 1: pattern ./...: directory prefix . does not contain main module or its selected dependencies"},
-		Checks:   []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed}},
 		Started:  "2026-11-22T15:05:35.052Z",
 		// Not the /compact command, its caveat, its output or the summary.
 		Prompts:        []string{"Add the token refresh endpoint, then the logout one"},
@@ -96,8 +98,8 @@ func TestReadTranscriptDemo(t *testing.T) {
 		t.Errorf("files = %q, want %q", f.Files, want)
 	}
 	wantTasks := []handoff.Task{{ID: "1", Subject: "Add FormatPrice", Status: "completed"}, {ID: "2", Subject: "Test FormatPrice", Status: "completed"}}
-	if !reflect.DeepEqual(f.Tasks, wantTasks) {
-		t.Errorf("tasks = %+v", f.Tasks)
+	if !reflect.DeepEqual(f.Plan, wantTasks) {
+		t.Errorf("tasks = %+v", f.Plan)
 	}
 	if want := []string{"go mod init example.com/shop", "go test ./..."}; !reflect.DeepEqual(f.Commands, want) {
 		t.Errorf("commands = %q, want %q", f.Commands, want)
@@ -171,8 +173,8 @@ func TestReadTranscriptOtherTools(t *testing.T) {
 	if want := []string{"Edit c.go"}; !reflect.DeepEqual(f.InFlight, want) {
 		t.Errorf("in flight = %q, want %q", f.InFlight, want)
 	}
-	if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
-		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
+	if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix", Status: "in_progress"}}; !reflect.DeepEqual(f.Plan, want) {
+		t.Errorf("tasks = %+v, want %+v", f.Plan, want)
 	}
 }
 
@@ -192,8 +194,8 @@ func TestReadTranscriptTasks(t *testing.T) {
 		result("u3", "ok"),
 	)
 	want := []handoff.Task{{ID: "7", Subject: "One", Status: "completed"}, {ID: "8", Subject: "Three, renamed", Status: "pending"}}
-	if !reflect.DeepEqual(f.Tasks, want) {
-		t.Errorf("tasks = %+v, want %+v", f.Tasks, want)
+	if !reflect.DeepEqual(f.Plan, want) {
+		t.Errorf("tasks = %+v, want %+v", f.Plan, want)
 	}
 	// The failed TaskCreate is no open error: the next TaskCreate worked.
 	if want := []string(nil); !reflect.DeepEqual(f.Errors, want) {
@@ -284,8 +286,8 @@ func TestReadTranscriptTruncatedRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.LastAssistant != "" || f.CompactSummary != "" || len(f.Tasks) != 2 {
-		t.Errorf("truncated: last=%q summary=%q tasks=%d", f.LastAssistant, f.CompactSummary, len(f.Tasks))
+	if f.LastAssistant != "" || f.CompactSummary != "" || len(f.Plan) != 2 {
+		t.Errorf("truncated: last=%q summary=%q tasks=%d", f.LastAssistant, f.CompactSummary, len(f.Plan))
 	}
 }
 
@@ -458,7 +460,7 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := append(append(append([]string{f.LastAssistant}, f.Prompts...), f.Commands...), f.Errors...)
-	for _, task := range f.Tasks {
+	for _, task := range f.Plan {
 		all = append(all, task.Subject)
 	}
 	for _, s := range all {

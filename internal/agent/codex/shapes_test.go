@@ -138,8 +138,8 @@ func TestGoals(t *testing.T) {
 		call("create_goal", "g1", map[string]any{"objective": "Make the login flow pass its e2e tests"}),
 		output("g1", `{"goal":{"objective":"Make the login flow pass its e2e tests","status":"active"}}`),
 	), nil)
-	if want := []handoff.Task{{ID: "goal", Subject: "Make the login flow pass its e2e tests", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
-		t.Errorf("tasks %+v, want %+v", f.Tasks, want)
+	if want := []handoff.Task{{ID: "goal", Subject: "Make the login flow pass its e2e tests", Status: "in_progress"}}; !reflect.DeepEqual(f.Plan, want) {
+		t.Errorf("tasks %+v, want %+v", f.Plan, want)
 	}
 	f = read(t, join(
 		call("create_goal", "g1", map[string]any{"objective": "Ship v2"}),
@@ -149,7 +149,7 @@ func TestGoals(t *testing.T) {
 		call("update_goal", "g3", map[string]any{"status": "complete"}),
 		output("g3", `{"goal":{"objective":"Ship v2","status":"complete"}}`),
 	), nil)
-	if want := []handoff.Task{{ID: "goal", Subject: "Ship v2", Status: "completed"}}; !reflect.DeepEqual(f.Tasks, want) {
-		t.Errorf("tasks %+v, want %+v", f.Tasks, want)
+	if want := []handoff.Task{{ID: "goal", Subject: "Ship v2", Status: "completed"}}; !reflect.DeepEqual(f.Plan, want) {
+		t.Errorf("tasks %+v, want %+v", f.Plan, want)
 	}
 }

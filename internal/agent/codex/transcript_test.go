@@ -325,8 +325,8 @@ func TestReadCases(t *testing.T) {
 		if len(f.InFlight) != 0 {
 			t.Errorf("in flight %q: the command ended", f.InFlight)
 		}
-		if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix login", Status: "in_progress"}}; !reflect.DeepEqual(f.Tasks, want) {
-			t.Errorf("plan %+v, want %+v", f.Tasks, want)
+		if want := []handoff.Task{{Subject: "Reproduce", Status: "completed"}, {Subject: "Fix login", Status: "in_progress"}}; !reflect.DeepEqual(f.Plan, want) {
+			t.Errorf("plan %+v, want %+v", f.Plan, want)
 		}
 	})
 	t.Run("secrets are redacted before cutting", func(t *testing.T) {

@@ -34,7 +34,7 @@ func CheckFacts(t testing.TB, data []byte, fs *handoff.Facts) {
 	if fs.Lines != lines {
 		t.Errorf("counted %d lines, want %d", fs.Lines, lines)
 	}
-	if len(fs.Files) > transcript.MaxFiles || len(fs.Tasks) > transcript.MaxTasks || len(fs.Commands) > transcript.MaxCommands ||
+	if len(fs.Files) > transcript.MaxFiles || len(fs.Plan) > transcript.MaxTasks || len(fs.Commands) > transcript.MaxCommands ||
 		len(fs.Errors) > transcript.MaxErrors || len(fs.Prompts) > transcript.MaxPrompts {
 		t.Errorf("lists over their bounds: %+v", fs)
 	}
