@@ -153,3 +153,33 @@ func TestGoals(t *testing.T) {
 		t.Errorf("tasks %+v, want %+v", f.Plan, want)
 	}
 }
+
+// TestCodeModeWaitAndPrintedExit: a script still running when its call
+// returns ("Script running with cell ID N") ends in the output of a later
+// wait on that cell; a script of one command that printed its result as
+// JSON gives that command's exit code.
+func TestCodeModeWaitAndPrintedExit(t *testing.T) {
+	script := func(id, js string) string {
+		return rec("response_item", map[string]any{"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec", "input": js})
+	}
+	out := func(id, text string) string {
+		return rec("response_item", map[string]any{"type": "custom_tool_call_output", "call_id": id, "output": text})
+	}
+	f := read(t, join(
+		script("x1", "const r = await tools.exec_command({\n  cmd: \"go test ./internal/sem\",\n  yield_time_ms: 30000\n});\ntext(JSON.stringify(r,null,2));\n"),
+		out("x1", "Script running with cell ID 108\nWall time 10.0 seconds\nOutput:\n"),
+		call("wait", "w1", map[string]any{"cell_id": "108", "yield_time_ms": 10000}),
+		output("w1", "Script running with cell ID 108\nWall time 10.0 seconds\nOutput:\n"),
+		call("wait", "w2", map[string]any{"cell_id": "108", "yield_time_ms": 10000}),
+		output("w2", "Script completed\nWall time 3.1 seconds\nOutput:\n{\n  \"exit_code\": 1,\n  \"output\": \"--- FAIL: TestDiff (0.00s)\\nFAIL\\n\"\n}"),
+		script("x2", "const r = await tools.exec_command({cmd: \"mise run build\"});\ntext(r.output);\ntext(`exit=${r.exit_code}`);\n"),
+		out("x2", "Script completed\nWall time 1.0 seconds\nOutput:\nbuilding…\nexit=0"),
+	), nil)
+	want := []handoff.Check{{Command: "go test ./internal/sem", Outcome: handoff.Failed}, {Command: "mise run build", Outcome: handoff.Passed}}
+	if !reflect.DeepEqual(f.Checks, want) {
+		t.Errorf("checks %+v, want %+v", f.Checks, want)
+	}
+	if len(f.Errors) != 1 || len(f.InFlight) != 0 {
+		t.Errorf("errors %q, in flight %q: want the failing go test, nothing in flight", f.Errors, f.InFlight)
+	}
+}

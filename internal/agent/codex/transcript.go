@@ -55,6 +55,9 @@ type records struct {
 	// desktop app's JavaScript exec tool) ran, by its call: each was
 	// reported as the call's id with "#n" after it.
 	Scripts map[string]int `json:"scripts,omitempty"`
+	// Cells maps a script still running (its output said "Script running
+	// with cell ID N") to its call: a later wait {"cell_id"} brings its end.
+	Cells map[string]string `json:"cells,omitempty"`
 }
 
 func newDecoder(root string, red func(string) string) transcript.Decoder {
@@ -243,6 +246,12 @@ func (d *records) functionCall(p gjson.Result, ts string, acc *transcript.Accumu
 	case "apply_patch": // models without the freeform tool
 		d.patch(id, args.Get("input").Str, ts, acc)
 		return
+	case "wait":
+		if started, ok := d.Cells[scalar(args.Get("cell_id"))]; ok {
+			d.Polls = bounded(d.Polls)
+			d.Polls[strings.Clone(id)] = started
+		}
+		return
 	case "write_stdin":
 		if started, ok := d.Sessions[scalar(args.Get("session_id"))]; ok {
 			d.Polls = bounded(d.Polls)
@@ -358,9 +367,10 @@ func (d *records) output(id, out, ts string, acc *transcript.Accumulator) {
 		// A patch that fails verification answers with the reason alone.
 		o.Failed, o.Text = !strings.Contains(out, "Success."), out
 	} else if n := d.Scripts[target]; n > 0 {
-		d.scriptEnd(target, n, out, ts, acc)
-		delete(d.Tools, target)
-		delete(d.Scripts, target)
+		if d.scriptEnd(target, n, out, ts, acc) {
+			delete(d.Tools, target)
+			delete(d.Scripts, target)
+		}
 		return
 	} else if tool == "update_plan" {
 		// "Plan updated"; a client without the tool answers "unsupported call".
@@ -484,24 +494,58 @@ func (d *records) script(id, js, ts string, acc *transcript.Accumulator) {
 	}
 }
 
-// scriptEnd settles a script's n calls from its output: "Script completed"
-// says it ran to its end, not how each command exited (a check's outcome
-// is then read from its output); "Script failed" or "Script error:" fail
-// its last call, the others having run before it.
-func (d *records) scriptEnd(id string, n int, out, ts string, acc *transcript.Accumulator) {
+// scriptEnd settles a script's n calls from its output, and reports
+// whether it did: "Script running with cell ID N" says it goes on (a wait
+// on that cell brings its end); "Script completed" says it ran to its
+// end, not how each command exited (a check's outcome is then read from
+// its output, or from the one exit code a script of one command printed);
+// "Script failed" or "Script error:" fail its last call, the others
+// having run before it.
+func (d *records) scriptEnd(id string, n int, out, ts string, acc *transcript.Accumulator) bool {
 	head, body, found := strings.Cut(out, "\nOutput:\n")
 	if !found {
 		head, body = out, ""
 	}
-	failed := strings.HasPrefix(strings.TrimSpace(head), "Script failed") || strings.HasPrefix(strings.TrimSpace(head), "Script error")
+	head = strings.TrimSpace(head)
+	if m := cellLine().FindStringSubmatch(head); m != nil {
+		if d.Cells == nil || len(d.Cells) >= maxSessions {
+			d.Cells = map[string]string{}
+		}
+		d.Cells[strings.Clone(m[1])] = strings.Clone(id)
+		return false
+	}
+	for cell, started := range d.Cells {
+		if started == id {
+			delete(d.Cells, cell)
+		}
+	}
+	failed := strings.HasPrefix(head, "Script failed") || strings.HasPrefix(head, "Script error")
+	var exit *int
+	if ms := printedExit().FindAllStringSubmatch(body, 2); n == 1 && len(ms) == 1 {
+		code, _ := strconv.Atoi(ms[0][1])
+		exit = transcript.Exit(code)
+	}
 	for i := 1; i <= n; i++ {
-		o := transcript.Observation{Kind: transcript.Result, Time: ts, ID: id + "#" + strconv.Itoa(i), Text: body, NoExit: true}
+		o := transcript.Observation{Kind: transcript.Result, Time: ts, ID: id + "#" + strconv.Itoa(i), Text: body, NoExit: exit == nil, Exit: exit}
 		if failed && i == n {
 			o.Failed, o.NoExit, o.Text = true, false, out
 		}
 		acc.Add(o)
 	}
+	return true
 }
+
+var (
+	// cellLine is a script's answer when it runs on past the wait.
+	cellLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Script running with cell ID (\S+)`)
+	})
+	// printedExit is an exit code a script printed of its command's
+	// result: JSON.stringify(r) ("exit_code": 1), or exit=${r.exit_code}.
+	printedExit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:"exit_code"\s*:\s*|\bexit(?:_code)?=)(-?\d+)\b`)
+	})
+)
 
 // jsString is a string literal of a script; cmd says it is the value of a
 // "cmd" key (an exec_command's command).
