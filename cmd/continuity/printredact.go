@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 
 	"github.com/continuity-md/continuity/internal/redact"
@@ -32,14 +33,28 @@ func (r *redactedOut) flush() {
 	if r.buf.Len() == 0 {
 		return
 	}
+	// The project's rules once it is open (the built-in ones and its
+	// own, and the allow entries that name a value): the terminal shows
+	// what the files hold, never a marker where a file keeps the value.
 	out, _ := redact.Redact(r.buf.String())
 	if r.p != nil {
-		// Markers are never redacted again, and an allow pattern of the
-		// project's does not bring back what the built-in rules took.
-		out = r.p.Redact(out)
+		out = r.p.Redact(r.buf.String())
 	}
 	_, _ = io.WriteString(r.w, visible(out, r.json != nil && *r.json, styles))
 	r.buf.Reset()
+}
+
+// allowanceNotes writes, after everything else, what the project's allow
+// entries spared or were overruled on in this run (see
+// workspace.AllowanceNotes): said on every run, on stderr.
+func (r *redactedOut) allowanceNotes() {
+	if r.p == nil {
+		return
+	}
+	for _, n := range r.p.AllowanceNotes() {
+		fmt.Fprintf(r, "continuity: %s\n", n)
+	}
+	r.flush()
 }
 
 // projectOpened tells the command's redacted outputs (when it prints

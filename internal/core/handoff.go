@@ -351,7 +351,7 @@ func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, spans []ha
 	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
 		log, _ := gitfacts.Log(ctx, p.Repo, t)
 		for _, c := range log {
-			if within(c.Time, spans) {
+			if inSpans(c.Time, spans) {
 				commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
 			}
 		}
@@ -365,9 +365,9 @@ func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, spans []ha
 // before it runs.
 const commitSlack = 5 * time.Second
 
-// within reports whether t falls inside one of the spans (a span with no
+// inSpans reports whether t falls inside one of the spans (a span with no
 // end: the ten minutes after its start).
-func within(t time.Time, spans []handoff.Span) bool {
+func inSpans(t time.Time, spans []handoff.Span) bool {
 	for _, s := range spans {
 		from, err := time.Parse(time.RFC3339, s.From)
 		if err != nil {

@@ -72,6 +72,13 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	if p == nil {
 		return agent.Answer{}
 	}
+	defer func() {
+		// What the configuration's allow entries spared is said on
+		// every run that spared something.
+		for _, n := range p.AllowanceNotes() {
+			k.warnf("config: %s", n)
+		}
+	}()
 	if refines {
 		// Only now, in a repository that has opted in, may the host look
 		// at the files the payload names.

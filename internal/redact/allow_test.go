@@ -17,7 +17,7 @@ func TestAllowCannotDisable(t *testing.T) {
 			t.Errorf("allow %q accepted: %v", a, err)
 		}
 	}
-	r, err := New(Config{Allow: []string{"sk_test_FAKEallowed", `^EXAMPLE_[0-9]+$`}})
+	r, err := New(Config{Allow: []string{"sk_test_FAKEallowedFAKEallowed00", `^EXAMPLE_[0-9]+$`}})
 	if err != nil {
 		t.Fatalf("a narrow allow list refused: %v", err)
 	}

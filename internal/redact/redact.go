@@ -49,7 +49,10 @@ type Config struct {
 type Redactor struct {
 	rules []*rule
 	allow []*regexp.Regexp
-	kws   []string // every distinct keyword, lowercase
+	// allowed counts what each allow entry did (see Allowances).
+	allowMu  sync.Mutex
+	allowLog map[allowKey]int
+	kws      []string // every distinct keyword, lowercase
 	// first maps a keyword's first byte (lowercase) to its row in pairs
 	// (0: no keyword starts with it; row 0 is all zero); entry second byte
 	// of a row is 1 + the index in starts of the keywords beginning with
@@ -619,15 +622,31 @@ func (r *Redactor) candidate(s string, ru *rule, prio int, w span, m []int) (c c
 	}
 	secret := s[c.Start:c.End]
 	whole := s[c.from:max(w.start+m[1], c.End)]
-	if (ru.literal && isReference(secret) || !ru.literal && isPlaceholder(secret)) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(secret, whole) {
+	if (ru.literal && isReference(secret) || !ru.literal && isPlaceholder(secret)) || (ru.valid != nil && !ru.valid(secret, whole, group)) || r.allowed(ru.kind, secret, whole, c.Start-c.from) {
 		return c, false
 	}
 	return c, true
 }
 
-func (r *Redactor) allowed(secret, whole string) bool {
-	for _, a := range r.allow {
-		if a.MatchString(secret) || a.MatchString(whole) {
+// allowed reports whether an allow entry spares the secret found in whole
+// (at offset off). An entry spares only a value it names: one that still
+// matches with more than maxFree of the secret's characters changed
+// describes a class of secrets (a prefix, a length, the name of the
+// variable, a fragment), not one false positive, and is overruled. Both
+// are counted for Allowances.
+func (r *Redactor) allowed(kind, secret, whole string, off int) bool {
+	for i, a := range r.allow {
+		if !a.MatchString(secret) && !a.MatchString(whole) {
+			continue
+		}
+		spared := pins(a, secret, whole, off)
+		r.allowMu.Lock()
+		if r.allowLog == nil {
+			r.allowLog = map[allowKey]int{}
+		}
+		r.allowLog[allowKey{i, kind, spared}]++
+		r.allowMu.Unlock()
+		if spared {
 			return true
 		}
 	}

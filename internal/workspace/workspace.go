@@ -125,6 +125,26 @@ func (p *Workspace) Redactor() *redact.Redactor {
 	return p.redactor
 }
 
+// AllowanceNotes says what the configuration's redact.allow entries did
+// in this process, one line each (none when they did nothing): what an
+// entry spared, with the entry, so a committed entry never spares a value
+// unsaid; and what an entry matched without naming it, redacted anyway.
+func (p *Workspace) AllowanceNotes() []string {
+	if p.redactor == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range p.redactor.Allowances() {
+		if a.Spared > 0 {
+			out = append(out, fmt.Sprintf("redact allow %q spared %d %s value(s) it names (left in the text)", a.Entry, a.Spared, a.Kind))
+		}
+		if a.Overruled > 0 {
+			out = append(out, fmt.Sprintf("redact allow %q matches %d %s value(s) without naming them (a prefix, a length, a name or a fragment): redacted anyway; write the whole false positive", a.Entry, a.Overruled, a.Kind))
+		}
+	}
+	return out
+}
+
 // Redact returns s with every secret replaced by a marker such as
 // [REDACTED:github-token]. Whatever the project writes to a file that may be
 // committed, or injects, goes through it.

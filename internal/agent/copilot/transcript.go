@@ -113,7 +113,7 @@ func (*records) Record(rec []byte, acc *transcript.Accumulator) {
 // toolCall is a call: the command a bash or powershell call runs (Copilot
 // CLI; run_in_terminal in VS Code's agent), the file a create or edit
 // call writes (path; filePath in VS Code's agent), the files a patch
-// names.
+// names, the file a view reads or a search searches.
 func toolCall(data gjson.Result, ts string) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Call, Time: ts, ID: data.Get("toolCallId").Str, Tool: data.Get("toolName").Str}
 	args := data.Get("arguments")
@@ -141,6 +141,10 @@ func toolCall(data gjson.Result, ts string) transcript.Observation {
 			text = args.Get("input").Str
 		}
 		o.Files = transcript.PatchFiles(text)
+	case "view", "read_file": // a file or a directory (CLI); VS Code's agent reads a file
+		o.Reads = []string{transcript.NamesFile(args.Get("path").Str), args.Get("filePath").Str}
+	case "rg", "grep", "grep_search":
+		o.Reads = []string{transcript.NamesFile(args.Get("paths").Str), transcript.NamesFile(args.Get("path").Str)}
 	}
 	return o
 }
