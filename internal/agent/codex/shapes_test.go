@@ -40,7 +40,7 @@ func TestShellCommand(t *testing.T) {
 	if f.LookOnly != 1 {
 		t.Errorf("look only %d, want 1", f.LookOnly)
 	}
-	want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}}, {Command: "make build", Outcome: handoff.Passed}}
+	want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}, Tests: 1}, {Command: "make build", Outcome: handoff.Passed}}
 	if !reflect.DeepEqual(f.Checks, want) {
 		t.Errorf("checks %+v, want %+v", f.Checks, want)
 	}

@@ -57,7 +57,7 @@ func TestChatDocument(t *testing.T) {
 	if want := []string{"src/main.ts"}; !slices.Equal(f.Files, want) {
 		t.Errorf("files %q, want %q", f.Files, want)
 	}
-	if want := []handoff.Check{{Command: "npm test", Outcome: handoff.Passed, FailedBefore: true}}; !reflect.DeepEqual(f.Checks, want) {
+	if want := []handoff.Check{{Command: "npm test", Outcome: handoff.Passed, FailedBefore: true, Tests: 49}}; !reflect.DeepEqual(f.Checks, want) {
 		t.Errorf("checks %+v, want %+v", f.Checks, want)
 	}
 	if f.LastAssistant != "The tests pass now." || f.Tokens != 7000 || f.Model != "gemini-3-flash-preview" {
