@@ -33,12 +33,6 @@ var (
 	listKeys   = map[string]bool{KeyConstraints: true, KeyDone: true, KeyNext: true, KeyDecisions: true, KeyQuestions: true, KeyFiles: true}
 )
 
-// IsListKey reports whether key is one of the ledger's list fields.
-func IsListKey(key string) bool { return listKeys[key] }
-
-// IsScalarKey reports whether key is one of the ledger's scalar fields.
-func IsScalarKey(key string) bool { return scalarKeys[key] }
-
 // entry is one top-level key of the front matter with the offsets edits need.
 type entry struct {
 	key, val  *yaml.Node
@@ -458,8 +452,8 @@ func (d *frontDoc) model() (*Ledger, error) {
 	if len(probs) > 0 {
 		return nil, capProblems(probs)
 	}
-	if l.Session == "" {
-		l.Session = sessionFromPath(d.path)
+	if l.Stream == "" {
+		l.Stream = sessionFromPath(d.path)
 	}
 	return l, nil
 }

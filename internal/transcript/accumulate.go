@@ -45,10 +45,10 @@ type Accumulator struct {
 	st        accState
 }
 
-// NewAccumulator returns an empty accumulator: paths are made relative to
+// newAccumulator returns an empty accumulator: paths are made relative to
 // root ("" leaves them as they are), red (nil: none) redacts every text
 // kept before it is cut to size.
-func NewAccumulator(root string, red func(string) string) *Accumulator {
+func newAccumulator(root string, red func(string) string) *Accumulator {
 	if root != "" {
 		root = filepath.Clean(root)
 	}
@@ -167,8 +167,16 @@ type call struct {
 // transcript.Recognised), whether or not it held a fact.
 func (a *Accumulator) Recognised() { a.st.Records++ }
 
+// slowdown, when set (the benchslow build tag only), runs at each
+// observation: a deliberately slow accumulator, which script/bench must
+// catch.
+var slowdown func()
+
 // Add takes one observation.
 func (a *Accumulator) Add(o Observation) {
+	if slowdown != nil {
+		slowdown()
+	}
 	if a.st.Started == "" && o.Time != "" {
 		a.st.Started = strings.Clone(o.Time)
 	}
@@ -184,7 +192,7 @@ func (a *Accumulator) Add(o Observation) {
 		if o.Agent == "" {
 			if t := cleanText(o.Text); t != "" {
 				a.st.Before = a.st.Last
-				a.st.Last = a.item(o.Time, strings.Clone(PrefixRunes(t, MaxTextRunes+redactMargin)))
+				a.st.Last = a.item(o.Time, strings.Clone(prefixRunes(t, MaxTextRunes+redactMargin)))
 			}
 		}
 	case Summary:
@@ -292,7 +300,7 @@ func (a *Accumulator) call(o Observation) {
 		case line != "":
 			src.Commands = appendUnique(src.Commands, a.item(o.Time, line), MaxCommands, &src.Cut.Commands)
 		}
-		if k := CheckOf(c.Command, a.checks); k != "" {
+		if k := checkOf(c.Command, a.checks); k != "" {
 			c.Check = k
 			a.runCheck(k, handoff.Running, nil, 0)
 		}
@@ -334,12 +342,17 @@ func (a *Accumulator) result(o Observation) {
 	if commits && i >= 0 {
 		a.st.Committing = AppendLast(a.st.Committing, maxCommits, handoff.Span{From: c.T, To: strings.Clone(o.Time)})
 	}
-	if o.Text == "" && o.Output != nil && (failed || c.Check != "" || c.Plan != nil || commits) {
+	// A check that did not fail by its status, whose output holds no
+	// runner's failure and is not piped away, passed: its output (which
+	// can be long) need not be made.
+	quiet := c.Check != "" && !failed && o.Text == "" && o.MayHold != nil && !o.MayHold("FAIL") && !pipedAway(c.Command)
+	if o.Text == "" && o.Output != nil && (failed || (c.Check != "" && !quiet) || c.Plan != nil || commits) {
 		o.Text = o.Output()
 	}
 	if c.Check != "" {
 		outcome := handoff.Passed
 		switch {
+		case quiet:
 		case failed:
 			outcome = handoff.Failed
 		case failedOutput(o.Text):
@@ -363,7 +376,7 @@ func (a *Accumulator) result(o Observation) {
 		if c.Command != "" && o.Exit != nil && *o.Exit == 1 && strings.TrimSpace(o.Text) == "" && LookOnly(c.Command) {
 			return // a search that found nothing (grep's and rg's exit 1): no error of the work
 		}
-		line := errorLine(c, o.Exit, a.redacted(PrefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
+		line := errorLine(c, o.Exit, a.redacted(prefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
 		it := a.item(o.Time, line)
 		if c.Command != "" {
 			it.K, it.C = CommandLine(c.Command), c.Check
@@ -573,9 +586,9 @@ func (a *Accumulator) rel(p string) string {
 // redacted is s redacted, for a text that will be cut to at most n runes.
 func (a *Accumulator) redacted(s string, n int) string {
 	if a.red == nil || s == "" {
-		return PrefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
+		return prefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
 	}
-	return a.red(PrefixRunes(s, n+redactMargin))
+	return a.red(prefixRunes(s, n+redactMargin))
 }
 
 // keep is s redacted, then cut to at most n runes.

@@ -137,14 +137,14 @@ var checkShapes = sync.OnceValue(func() []*regexp.Regexp {
 	return out
 })
 
-// CheckOf is the check a command runs, as its key, or "" when it runs
+// checkOf is the check a command runs, as its key, or "" when it runs
 // none: the parts of the command (split at pipes, && ; and ||, a leading
 // cd, env, VAR=value or a tool manager's "exec … --" passed over) that
 // are a test, build, lint or typecheck of a common toolchain, or match
 // extra (a project's own patterns), joined by " && ". The same check run
 // again (with another env prefix, piped elsewhere, from another cd) has
 // the same key.
-func CheckOf(cmd string, extra []*regexp.Regexp) string {
+func checkOf(cmd string, extra []*regexp.Regexp) string {
 	var keys []string
 	cmds, _ := shellLine(cmd)
 	for _, part := range cmds {
@@ -216,7 +216,7 @@ func failingNames(out string) []string {
 		}
 		names = append(names, handoff.Cut(n, 120))
 	}
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		l := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(l, "--- FAIL: "):
@@ -237,7 +237,7 @@ func failingNames(out string) []string {
 // failedOutput reports whether an output says a test failed, whatever the
 // exit status (a run piped into tail still prints "FAIL").
 func failedOutput(out string) bool {
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "--- FAIL: ") || strings.HasPrefix(l, "FAIL\t") || l == "FAIL" ||
 			strings.HasPrefix(l, "FAILED ") || strings.HasSuffix(l, " ... FAILED") {
@@ -425,7 +425,7 @@ func errorText(out string, command bool) string {
 	out = strings.ReplaceAll(out, "<tool_use_error>", "")
 	out = strings.ReplaceAll(out, "</tool_use_error>", "")
 	last := ""
-	for _, l := range strings.Split(out, "\n") {
+	for l := range strings.SplitSeq(out, "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "Output:"))
 		switch {
 		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Exit Code:") ||

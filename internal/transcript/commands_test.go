@@ -123,8 +123,8 @@ func TestCheckOf(t *testing.T) {
 		"cargo run --release":            false,
 		"python3 script.py":              false,
 	} {
-		if got := CheckOf(cmd, extra) != ""; got != want {
-			t.Errorf("CheckOf(%q) = %v, want %v", cmd, got, want)
+		if got := checkOf(cmd, extra) != ""; got != want {
+			t.Errorf("checkOf(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }
@@ -216,8 +216,8 @@ func TestCheckKey(t *testing.T) {
 		"cd web && CI=1 npx vitest run 2>&1 | grep -E 'x'":  "npx vitest run",
 		"cargo test --workspace 2>&1 | tail -30; echo done": "cargo test --workspace",
 	} {
-		if got := CheckOf(cmd, nil); got != want {
-			t.Errorf("CheckOf(%q) = %q, want %q", cmd, got, want)
+		if got := checkOf(cmd, nil); got != want {
+			t.Errorf("checkOf(%q) = %q, want %q", cmd, got, want)
 		}
 	}
 }
