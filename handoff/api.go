@@ -15,14 +15,15 @@ import (
 // come from the ledger and git), and the lists and texts a handoff shows.
 type Facts struct {
 	State
-	Files          []string `json:"files"`               // written or edited, relative to the repository root, first touch first
-	Commands       []string `json:"commands"`            // notable Bash commands, in order, deduplicated
-	Errors         []string `json:"errors"`              // failed tool calls and commands, one line each; ResolvedMark once the same command succeeded
-	Outside        []string `json:"outside,omitempty"`   // files written or edited outside the repository (the agent's own memory files)
-	Omitted        Omitted  `json:"omitted,omitempty"`   // how many entries the bounded lists left out
-	LookOnly       int      `json:"look_only,omitempty"` // commands left out because they only look at files
-	Started        string   `json:"started,omitempty"`   // the first record's timestamp (RFC 3339), "" when none had one
-	Prompts        []string `json:"prompts"`             // the person's prompts, in order (not tool results, not hook output)
+	Files          []string `json:"files"`                  // written or edited, relative to the repository root, first touch first
+	Commands       []string `json:"commands"`               // notable Bash commands, in order, deduplicated
+	Errors         []string `json:"errors"`                 // failed tool calls and commands, one line each; ResolvedMark once the same command succeeded
+	Outside        []string `json:"outside,omitempty"`      // files written or edited outside the repository (the agent's own memory files)
+	CommitSpans    []Span   `json:"commit_spans,omitempty"` // when the session ran commands that may commit: git's commits are the session's only inside them
+	Omitted        Omitted  `json:"omitted,omitempty"`      // how many entries the bounded lists left out
+	LookOnly       int      `json:"look_only,omitempty"`    // commands left out because they only look at files
+	Started        string   `json:"started,omitempty"`      // the first record's timestamp (RFC 3339), "" when none had one
+	Prompts        []string `json:"prompts"`                // the person's prompts, in order (not tool results, not hook output)
 	LastAssistant  string   `json:"last_assistant"`
 	CompactSummary string   `json:"compact_summary"`       // the latest compaction summary
 	Compactions    int      `json:"compactions,omitempty"` // compaction summaries seen
@@ -34,6 +35,13 @@ type Facts struct {
 	Lines          int      `json:"lines"`                 // lines read
 	SkippedLines   int      `json:"skipped_lines"`         // lines over MaxLineBytes, skipped
 	Bytes          int64    `json:"bytes"`                 // bytes read
+}
+
+// Span is a stretch of a session's time, from and to RFC 3339 timestamps
+// ("" when the transcript gave none).
+type Span struct {
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // Omitted counts the entries a bounded list of Facts left out (the oldest).

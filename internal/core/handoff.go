@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -138,7 +140,7 @@ func writeHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 		warn = append(warn, firstLine(lerr))
 	}
 	meta := newMeta(r, e, facts)
-	dirty, commits := gitMeta(p, &meta, facts.Started, gitBudget)
+	dirty, commits := gitMeta(p, &meta, facts.Started, facts.CommitSpans, gitBudget)
 	sessionFiles := facts.Files
 	h := build(p, r.Name, meta, facts, dirty, commits, l)
 	if r.Recovered != "" {
@@ -347,9 +349,12 @@ func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
 }
 
 // gitMeta fills a handoff's git facts, bounded in time, and returns the
-// uncommitted paths and the commits made on the branch since the session
-// started (started: the transcript's first timestamp; none when "").
-func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget time.Duration) ([]string, []handoff.Commit) {
+// uncommitted paths and the session's commits on the branch: those made
+// since it started (started: the transcript's first timestamp; none when
+// "") while one of its committing commands ran (spans), so that a resumed
+// session is not credited with what other agents or people committed
+// meanwhile.
+func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, spans []handoff.Span, budget time.Duration) ([]string, []handoff.Commit) {
 	if p.Repo.Root == "" {
 		return nil, nil
 	}
@@ -366,10 +371,37 @@ func gitMeta(p *workspace.Workspace, m *handoff.Meta, started string, budget tim
 	if t, err := time.Parse(time.RFC3339, started); err == nil && m.Commit != "" {
 		log, _ := gitfacts.Log(ctx, p.Repo, t)
 		for _, c := range log {
-			commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+			if inSpans(c.Time, spans) {
+				commits = append(commits, handoff.Commit{Hash: c.Hash, Subject: c.Subject})
+			}
 		}
 	}
 	return files, commits
+}
+
+// commitSlack is how far outside a committing command's span a commit
+// still counts as its: the transcript's times are the client's, the
+// commit's git's (whole seconds), and a call's record may be written just
+// before it runs.
+const commitSlack = 5 * time.Second
+
+// inSpans reports whether t falls inside one of the spans (a span with no
+// end: the ten minutes after its start).
+func inSpans(t time.Time, spans []handoff.Span) bool {
+	for _, s := range spans {
+		from, err := time.Parse(time.RFC3339, s.From)
+		if err != nil {
+			continue
+		}
+		to, err := time.Parse(time.RFC3339, s.To)
+		if err != nil {
+			to = from.Add(10 * time.Minute)
+		}
+		if !t.Before(from.Add(-commitSlack)) && !t.After(to.Add(commitSlack)) {
+			return true
+		}
+	}
+	return false
 }
 
 // build assembles the handoff: the files the session touched, and apart
@@ -704,26 +736,89 @@ func SessionOf(transcript string) string {
 	return stem
 }
 
-// LatestTranscript is the newest transcript (*.jsonl) the host keeps for
-// the project at root ("" when none is found).
+// LatestTranscript is the newest transcript (*.jsonl, *.json) the host
+// keeps for the project at root ("" when none is found). A host that
+// keeps every project's sessions in one tree (Codex's sessions/YYYY/MM/DD,
+// Copilot's session-state/<id>, Droid's sessions/<cwd>) is searched
+// through it, newest first, for a session whose first records name root
+// (its cwd, or root's hash as Gemini CLI names projects); a host whose
+// directory is the project's own (Claude Code, Gemini CLI's registered
+// projects) gives its newest file.
 func LatestTranscript(e Env, root string) string {
 	dir := e.Host.TranscriptDir(e.Getenv, root)
 	if dir == "" {
 		return ""
 	}
-	ents, err := os.ReadDir(dir)
+	shared := dir == e.Host.TranscriptDir(e.Getenv, "")
+	files := transcriptCandidates(dir, shared)
+	slices.SortFunc(files, func(a, b fileTime) int { return b.t.Compare(a.t) })
+	for i, f := range files {
+		if !shared {
+			return f.path
+		}
+		if i >= maxProbed {
+			break
+		}
+		if namesRoot(f.path, root) {
+			return f.path
+		}
+	}
+	return ""
+}
+
+// Bounds on the search through a tree of every project's sessions.
+const (
+	maxListed = 20000    // files looked at
+	maxProbed = 500      // newest sessions whose heads are read
+	headBytes = 64 << 10 // of each
+)
+
+type fileTime struct {
+	path string
+	t    time.Time
+}
+
+// transcriptCandidates are the regular *.jsonl and *.json files in dir, and
+// in its subdirectories (four deep) when deep.
+func transcriptCandidates(dir string, deep bool) []fileTime {
+	var out []fileTime
+	depth := strings.Count(filepath.Clean(dir), string(filepath.Separator))
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxListed {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if p != dir && (!deep || strings.Count(p, string(filepath.Separator))-depth > 4) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); (ext == ".jsonl" || ext == ".json") && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				out = append(out, fileTime{p, info.ModTime()})
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// namesRoot reports whether a session file's first records name root: as
+// a JSON string, exactly or as a directory above another path, or as the
+// SHA-256 of root that Gemini CLI names a project by.
+func namesRoot(path, root string) bool {
+	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return false
 	}
-	var best string
-	var bestT int64
-	for _, ent := range ents {
-		if filepath.Ext(ent.Name()) != ".jsonl" || !ent.Type().IsRegular() {
-			continue
-		}
-		if info, err := ent.Info(); err == nil && info.ModTime().UnixNano() > bestT {
-			best, bestT = filepath.Join(dir, ent.Name()), info.ModTime().UnixNano()
-		}
-	}
-	return best
+	defer f.Close()
+	head := make([]byte, headBytes)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	q, _ := json.Marshal(filepath.Clean(root))
+	r := q[:len(q)-1] // without the closing quote
+	sep, _ := json.Marshal(string(filepath.Separator))
+	sum := sha256.Sum256([]byte(root))
+	return bytes.Contains(head, q) || bytes.Contains(head, append(slices.Clone(r), sep[1:len(sep)-1]...)) ||
+		bytes.Contains(head, []byte(`"`+hex.EncodeToString(sum[:])+`"`))
 }

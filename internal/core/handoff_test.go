@@ -432,12 +432,29 @@ func TestHandoffStateFromGit(t *testing.T) {
 	r.git("add", "src/made.go")
 	r.git("commit", "-q", "-m", "Add made.go for the refresh endpoint")
 	r.write(".gitattributes", "*.md text\n")
-	w, err := WriteHandoff(r.p, r.env0(nil), preCompact(r.transcript()))
+	// The session's transcript: it started two hours ago and ran a
+	// commit an hour ago, long before the commit above, which someone
+	// else made meanwhile: not the session's.
+	now := time.Now().UTC()
+	at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339) }
+	session := func(from, to string) string {
+		tr := filepath.Join(r.transcriptDir(), "commits.jsonl")
+		os.WriteFile(tr, []byte(strings.Join([]string{
+			`{"type":"user","message":{"role":"user","content":"add the refresh endpoint"},"uuid":"u1","timestamp":"` + at(-2*time.Hour) + `"}`,
+			`{"type":"assistant","message":{"role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git commit -qam wip"}}]},"uuid":"a1","timestamp":"` + from + `"}`,
+			`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"(Bash completed with no output)"}]},"uuid":"r1","timestamp":"` + to + `"}`,
+		}, "\n")+"\n"), 0o644)
+		return tr
+	}
+	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "c1", Transcript: session(at(-time.Hour), at(-time.Hour+time.Second))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := r.read(w.Path)
-	contains(t, "handoff", src, "## State\n", "- Commits:\n", " Add made.go for the refresh endpoint\n", "- Uncommitted: `.gitattributes`")
+	contains(t, "handoff", src, "## State\n", "- Uncommitted: `.gitattributes`")
+	if strings.Contains(src, "Add made.go") {
+		t.Errorf("a commit made outside the session's committing commands is credited to it:\n%s", src)
+	}
 	parsed, err := handoff.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -445,6 +462,12 @@ func TestHandoffStateFromGit(t *testing.T) {
 	if files := parsed.Sections["Files touched"]; strings.Contains(files, ".gitattributes") {
 		t.Errorf("an uncommitted path the session never touched is listed as touched:\n%s", files)
 	}
+	// The same session, its commit command running when the commit was made.
+	w, err = WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "pre-compact", AgentSession: "c2", Transcript: session(at(-time.Minute), at(time.Minute))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "handoff", r.read(w.Path), "- Commits:\n", " Add made.go for the refresh endpoint\n")
 }
 
 // TestProjectCheckPatterns: a project's own check command (handoff.checks)

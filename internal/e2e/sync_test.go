@@ -261,6 +261,7 @@ func travels(t *testing.T, r *syncRemote) {
 	if branches := desk.git("branch", "-a"); strings.Contains(branches, "continuity") {
 		t.Errorf("a branch appeared: %s", branches)
 	}
+	waitRun(t, laptop, "push") // its state written before the clone is removed
 }
 
 func TestSyncOverFile(t *testing.T) {
@@ -386,6 +387,13 @@ func TestSyncSSHAuthNeeded(t *testing.T) {
 // blackHole listens on 127.0.0.1 and accepts connections it never
 // answers: a remote that hangs.
 func blackHole(t *testing.T) int {
+	port, closeHole := openHole(t)
+	t.Cleanup(closeHole)
+	return port
+}
+
+// openHole is blackHole with its closing left to the caller.
+func openHole(t *testing.T) (int, func()) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -404,15 +412,14 @@ func blackHole(t *testing.T) int {
 			mu.Unlock()
 		}
 	}()
-	t.Cleanup(func() {
+	return l.Addr().(*net.TCPAddr).Port, func() {
 		l.Close()
 		mu.Lock()
 		for _, c := range conns {
 			c.Close()
 		}
 		mu.Unlock()
-	})
-	return l.Addr().(*net.TCPAddr).Port
+	}
 }
 
 // TestSyncFaults: a remote that hangs and one that is gone never hold a
@@ -425,13 +432,17 @@ func TestSyncFaults(t *testing.T) {
 
 	// A remote that hangs: the hook returns at once (its background push
 	// waits on the remote, bounded, in a process of its own).
-	hang := fmt.Sprintf("git://127.0.0.1:%d/origin.git", blackHole(t))
+	hangerPort, closeHangerHole := openHole(t)
 	hanger := r.machine(t, "hanger", "Ana")
-	hanger.git("remote", "set-url", "origin", hang)
+	hanger.git("remote", "set-url", "origin", fmt.Sprintf("git://127.0.0.1:%d/origin.git", hangerPort))
 	hanger.write("src/app.go", []byte("package app // hanging\n"), 0o644)
 	if _, took := hanger.endSession("s0"); took > 5*time.Second {
 		t.Errorf("SessionEnd took %s with a remote that never answers", took)
 	}
+	waitBegun(t, hanger, "push")
+	closeHangerHole() // the remote hangs up: its background push ends, before its clone is removed
+	waitRun(t, hanger, "push")
+	hang := fmt.Sprintf("git://127.0.0.1:%d/origin.git", blackHole(t))
 
 	// A remote that is gone: the background push fails at once.
 	laptop.git("remote", "set-url", "origin", fmt.Sprintf("git://127.0.0.1:%d/origin.git", freePort(t)))
@@ -503,6 +514,8 @@ func TestSyncFaults(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	gitIn(t, r.bare, nil, "fsck", "--strict", "--no-dangling")
+	waitRun(t, laptop, "push")
+	waitRun(t, desk, "push")
 }
 
 // waitRun waits until the machine's last push or fetch (kind) is over.
@@ -536,6 +549,21 @@ func syncRun(t *testing.T, m *syncMachine, kind string) struct{ Started, At time
 	return s.Push
 }
 
+// waitBegun waits until the machine's push or fetch (kind) has begun.
+func waitBegun(t *testing.T, m *syncMachine, kind string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if run := syncRun(t, m, kind); run.Started.After(run.At) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the %s never began", kind)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // killMidway starts the background push or fetch the hooks start, in a
 // process group of its own, waits until it has begun, and kills the group
 // with SIGKILL.
@@ -547,16 +575,7 @@ func killMidway(t *testing.T, m *syncMachine, kind string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if run := syncRun(t, m, kind); run.Started.After(run.At) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the %s never began", kind)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitBegun(t, m, kind)
 	time.Sleep(200 * time.Millisecond) // git is at the remote's door
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
@@ -649,4 +668,5 @@ func TestSyncTwoMachinesRealClaude(t *testing.T) {
 		t.Errorf("src/logout.go on the desk: %q (%v)", got, err)
 	}
 	gitIn(t, r.bare, nil, "fsck", "--strict", "--no-dangling")
+	waitRun(t, laptop, "push")
 }

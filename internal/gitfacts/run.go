@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -183,6 +184,7 @@ func firstLine(s string) string {
 type LogEntry struct {
 	Hash    string // abbreviated
 	Subject string
+	Time    time.Time // committed
 }
 
 // maxLog bounds the commits Log lists.
@@ -192,12 +194,14 @@ const maxLog = 50
 // (by committer date), oldest first, at most maxLog of them. On a timeout or
 // failure it returns what it read, with an error.
 func Log(ctx context.Context, r Repo, since time.Time) ([]LogEntry, error) {
-	out, err := runGit(ctx, r, "log", "--no-merges", "--format=%h%x00%s", "-n", fmt.Sprint(maxLog), "--since="+since.UTC().Format(time.RFC3339), "HEAD", "--")
+	out, err := runGit(ctx, r, "log", "--no-merges", "--format=%h%x00%ct%x00%s", "-n", fmt.Sprint(maxLog), "--since="+since.UTC().Format(time.RFC3339), "HEAD", "--")
 	var entries []LogEntry
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		hash, subject, ok := strings.Cut(line, "\x00")
-		if ok && hash != "" {
-			entries = append(entries, LogEntry{Hash: hash, Subject: subject})
+		hash, rest, ok := strings.Cut(line, "\x00")
+		secs, subject, ok2 := strings.Cut(rest, "\x00")
+		if ok && ok2 && hash != "" {
+			n, _ := strconv.ParseInt(secs, 10, 64)
+			entries = append(entries, LogEntry{Hash: hash, Subject: subject, Time: time.Unix(n, 0)})
 		}
 	}
 	for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {

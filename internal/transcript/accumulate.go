@@ -76,6 +76,8 @@ type accState struct {
 	Before item `json:"before"`
 
 	LookOnly int `json:"look_only,omitempty"`
+	// Committing are the spans of the calls that may have committed.
+	Committing []handoff.Span `json:"committing,omitempty"`
 
 	// Seen is the working set (files read or searched), weighed by
 	// Calls, the tool calls seen so far; Turns counts the prompts, Made
@@ -108,6 +110,13 @@ type source struct {
 	Errors   []item `json:"errors,omitempty"`
 	Pending  []call `json:"pending,omitempty"`
 	Cut      cut    `json:"cut,omitempty"`
+	// Retry is the tool of its last error when that was a tool's refusal
+	// (a file too large to read at once, an edit before a read, input the
+	// tool rejected, a path that does not exist): the error is dropped
+	// when its next call succeeds: one that reads, or of the same tool on
+	// the same file (or with no file: a path typo corrected).
+	Retry      string   `json:"retry,omitempty"`
+	RetryFiles []string `json:"retry_files,omitempty"`
 }
 
 type cut struct {
@@ -125,8 +134,10 @@ type item struct {
 	// LT and LE are a file's last touch, when it was touched again.
 	LT string `json:"lt,omitempty"`
 	LE int    `json:"le,omitempty"`
-	// K is an error's command line; R says the command succeeded later.
+	// K is an error's command line, C the check it ran; R says the
+	// command (or a later run of the check) succeeded later.
 	K string `json:"k,omitempty"`
+	C string `json:"c,omitempty"`
 	R bool   `json:"r,omitempty"`
 }
 
@@ -320,11 +331,22 @@ func (a *Accumulator) result(o Observation) {
 		return
 	}
 	failed := o.Failed || (o.Exit != nil && *o.Exit != 0)
+	retry, retryFiles := src.Retry, src.RetryFiles
+	src.Retry, src.RetryFiles = "", nil
+	sameFile := len(retryFiles) == 0 || len(c.Files) == 0 || slices.ContainsFunc(c.Files, func(f string) bool { return slices.Contains(retryFiles, f) })
+	if retry != "" && !failed && len(src.Errors) > 0 && (readTools[c.Tool] || c.Tool == retry && sameFile) {
+		// The agent got past a tool's refusal at its next step.
+		src.Errors = src.Errors[:len(src.Errors)-1]
+	}
+	commits := makesCommits(c.Command)
+	if commits && i >= 0 {
+		a.st.Committing = AppendLast(a.st.Committing, maxCommits, handoff.Span{From: c.T, To: strings.Clone(o.Time)})
+	}
 	// A check that did not fail by its status, whose output holds no
 	// runner's failure and is not piped away, passed: its output (which
 	// can be long) need not be made.
 	quiet := c.Check != "" && !failed && o.Text == "" && o.MayHold != nil && !o.MayHold("FAIL") && !pipedAway(c.Command)
-	if o.Text == "" && o.Output != nil && (failed || (c.Check != "" && !quiet) || c.Plan != nil || makesCommits(c.Command)) {
+	if o.Text == "" && o.Output != nil && (failed || (c.Check != "" && !quiet) || c.Plan != nil || commits) {
 		o.Text = o.Output()
 	}
 	if c.Check != "" {
@@ -335,25 +357,34 @@ func (a *Accumulator) result(o Observation) {
 			outcome = handoff.Failed
 		case failedOutput(o.Text):
 			outcome = handoff.Failed
-		case pipedAway(c.Command) && !passedOutput(o.Text):
-			outcome = handoff.Unknown
+		case o.NoExit || pipedAway(c.Command):
+			outcome = summaryOutcome(o.Text)
 		}
 		var names []string
 		if outcome == handoff.Failed {
 			names = failingNames(o.Text)
 		}
 		a.runCheck(c.Check, outcome, names, testsRun(o.Text))
+		if outcome == handoff.Passed {
+			a.resolveCheck(c.Check)
+		}
 	}
 	if failed {
 		if i < 0 && !o.Failed && o.Exit == nil {
 			return
 		}
+		if c.Command != "" && o.Exit != nil && *o.Exit == 1 && strings.TrimSpace(o.Text) == "" && LookOnly(c.Command) {
+			return // a search that found nothing (grep's and rg's exit 1): no error of the work
+		}
 		line := errorLine(c, o.Exit, a.redacted(prefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
 		it := a.item(o.Time, line)
 		if c.Command != "" {
-			it.K = CommandLine(c.Command)
+			it.K, it.C = CommandLine(c.Command), c.Check
 		}
 		src.Errors = appendLast(src.Errors, MaxErrors, &src.Cut.Errors, it)
+		if c.Command == "" && i >= 0 {
+			src.Retry, src.RetryFiles = c.Tool, c.Files
+		}
 		return
 	}
 	if i < 0 {
@@ -361,7 +392,7 @@ func (a *Accumulator) result(o Observation) {
 	}
 	if c.Command != "" {
 		a.resolve(CommandLine(c.Command))
-		if makesCommits(c.Command) {
+		if commits {
 			for _, cm := range commitsIn(o.Text) {
 				a.commit(cm)
 			}
@@ -371,6 +402,23 @@ func (a *Accumulator) result(o Observation) {
 		c.Plan.Items[0].ID = strings.Clone(o.PlanID)
 	}
 	a.apply(src, c)
+}
+
+// readTools are the tools that read a file (Claude Code's, Gemini CLI's,
+// Copilot CLI's): the step an agent takes after an edit refused for want
+// of a read.
+var readTools = map[string]bool{"Read": true, "View": true, "read_file": true, "view": true, "ReadFile": true, "read_many_files": true}
+
+// resolveCheck marks the errors of the runs of check k, which has now
+// passed.
+func (a *Accumulator) resolveCheck(k string) {
+	for _, src := range a.st.sources() {
+		for i := range src.Errors {
+			if src.Errors[i].C == k {
+				src.Errors[i].R = true
+			}
+		}
+	}
 }
 
 // resolve marks the errors of a command that has now succeeded.
@@ -677,6 +725,7 @@ func (st *accState) facts() *handoff.Facts {
 		Records:        st.Records,
 		LookOnly:       st.LookOnly,
 		Started:        st.Started,
+		CommitSpans:    slices.Clone(st.Committing),
 	}
 	for _, s := range srcs {
 		f.Omitted.Files += s.Cut.Files
@@ -774,6 +823,7 @@ func (st *accState) clone() accState {
 	}
 	cp.State = st.State.Clone()
 	cp.Prompts = slices.Clone(st.Prompts)
+	cp.Committing = slices.Clone(st.Committing)
 	cp.Seen = slices.Clone(st.Seen)
 	return cp
 }

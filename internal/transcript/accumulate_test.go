@@ -183,7 +183,7 @@ func TestChecksPipedAwayAndInFlight(t *testing.T) {
 		{Kind: Call, ID: "1", Command: "go test ./... 2>&1 | tail -5"},
 		{Kind: Result, ID: "1", Exit: Exit(0), Text: "(output cut by tail)"},
 		{Kind: Call, ID: "5", Command: "go vet ./... 2>&1 | tail -5"},
-		{Kind: Result, ID: "5", Exit: Exit(0), Text: ""},
+		{Kind: Result, ID: "5", Exit: Exit(0), Text: "vet: some words of no runner"},
 		{Kind: Call, ID: "6", Command: "go test ./div/... 2>&1 | tail -5"},
 		{Kind: Result, ID: "6", Exit: Exit(0), Text: "ok  \tex/div\t0.1s"},
 		{Kind: Call, ID: "2", Command: "set -o pipefail; npm test | tee log"},
@@ -194,12 +194,14 @@ func TestChecksPipedAwayAndInFlight(t *testing.T) {
 		{Kind: Result, ID: "4", Running: true},
 	})
 	want := []handoff.Check{
-		{Command: "go test ./... 2>&1 | tail -5", Outcome: handoff.Unknown},
-		{Command: "go vet ./... 2>&1 | tail -5", Outcome: handoff.Unknown},
+		// A check is named by its own command: the pipe, the redirection
+		// and the shell's setup are not the check.
+		{Command: "go test ./...", Outcome: handoff.Unknown},
+		{Command: "go vet ./...", Outcome: handoff.Unknown},
 		// Piped away, but go test's own "ok" says it passed.
-		{Command: "go test ./div/... 2>&1 | tail -5", Outcome: handoff.Passed},
-		{Command: "set -o pipefail; npm test | tee log", Outcome: handoff.Passed},
-		{Command: "cargo test | tail -3", Outcome: handoff.Failed, Failing: []string{"tests::div"}},
+		{Command: "go test ./div/...", Outcome: handoff.Passed},
+		{Command: "npm test", Outcome: handoff.Passed},
+		{Command: "cargo test", Outcome: handoff.Failed, Failing: []string{"tests::div"}},
 		{Command: "make test", Outcome: handoff.Running},
 	}
 	if !reflect.DeepEqual(f.Checks, want) {
@@ -297,6 +299,35 @@ func TestRedactedBeforeKept(t *testing.T) {
 		if strings.Contains(string(b), "sk-live") || !strings.Contains(string(b), "[REDACTED]") {
 			t.Errorf("a secret kept, or nothing redacted: %s", b)
 		}
+	}
+}
+
+// TestOneCheckOpenErrors: env-prefixed runs of one check are one check;
+// its failure is resolved once a later run passes; a tool's refusal the
+// agent got past at its next step is no open error, one it did not is.
+func TestOneCheckOpenErrors(t *testing.T) {
+	f := accumulate([]Observation{
+		{Kind: Call, ID: "1", Command: "env GOCACHE=/tmp/gc go test ./..."},
+		{Kind: Result, ID: "1", Exit: Exit(1), Text: "--- FAIL: TestDiv (0.00s)\nFAIL\tex\t0.1s"},
+		{Kind: Call, ID: "2", Command: "go test ./... 2>&1 | tail -3"},
+		{Kind: Result, ID: "2", Exit: Exit(0), Text: "ok  \tex\t0.1s"},
+		{Kind: Call, ID: "3", Tool: "Edit", Files: []string{"/r/a.go"}},
+		{Kind: Result, ID: "3", Failed: true, Text: "File has not been read yet. Read it first before writing to it."},
+		{Kind: Call, ID: "4", Tool: "Read"},
+		{Kind: Result, ID: "4", Text: "package a"},
+		{Kind: Call, ID: "5", Tool: "Write", Files: []string{"/r/b.go"}},
+		{Kind: Result, ID: "5", Failed: true, Text: "disk full"},
+		{Kind: Call, ID: "6", Tool: "Write", Files: []string{"/r/c.go"}},
+		{Kind: Result, ID: "6", Text: "ok"},
+		{Kind: Call, ID: "7", Command: `rg -n "a|b" src`},
+		{Kind: Result, ID: "7", Exit: Exit(1)},
+	})
+	if want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Passed, FailedBefore: true}}; !reflect.DeepEqual(f.Checks, want) {
+		t.Errorf("checks %+v, want %+v", f.Checks, want)
+	}
+	want := []string{"`env GOCACHE=/tmp/gc go test ./...`: exit 1: --- FAIL: TestDiv (0.00s)" + handoff.ResolvedMark, "Write /r/b.go: disk full"}
+	if !reflect.DeepEqual(f.Errors, want) {
+		t.Errorf("errors %q, want %q", f.Errors, want)
 	}
 }
 

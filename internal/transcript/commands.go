@@ -3,6 +3,7 @@ package transcript
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,23 +53,18 @@ var lookGit = map[string]bool{
 var harmlessRedirects = strings.NewReplacer("2>&1", " ", "2>/dev/null", " ", ">/dev/null", " ", "> /dev/null", " ", "&>/dev/null", " ")
 
 // LookOnly reports whether cmd only looks at files: every command of it
-// (split at pipes, ;, && and ||) is one that reads (cat, sed -n, rg, ls,
-// git status, …) and nothing is redirected into a file. sed and awk count
-// only without -i; find only without -delete or -exec.
+// (split at pipes, ;, && and ||, outside quotes: a pattern "a|b" is one
+// word) is one that reads (cat, sed -n, rg, ls, git status, …), whatever
+// runs before it (cd X &&, VAR=value, env), and nothing is redirected
+// into a file. sed and awk count only without -i; find only without
+// -delete or -exec.
 func LookOnly(cmd string) bool {
-	cmd = harmlessRedirects.Replace(cmd)
-	if strings.Contains(cmd, ">") {
-		return false // writes a file
+	cmds, writes := shellLine(cmd)
+	if writes {
+		return false
 	}
-	segments := strings.FieldsFunc(cmd, func(r rune) bool { return r == '|' || r == '&' || r == ';' || r == '\n' || r == '(' || r == ')' })
-	if len(segments) == 0 {
-		return true
-	}
-	for _, seg := range segments {
-		f := strings.Fields(seg)
-		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
-			f = f[1:] // VAR=value before the command
-		}
+	for _, s := range cmds {
+		f := s.command()
 		if len(f) == 0 {
 			continue
 		}
@@ -115,16 +111,23 @@ func hasArg(f []string, prefix string) bool {
 
 // checkShapes are the commands of common toolchains that test, build,
 // lint or typecheck, as regular expressions over one command of a line
-// (its words from the start).
+// (its words from the start, quotes read).
 var checkShapes = sync.OnceValue(func() []*regexp.Regexp {
+	const script = `[\w:.-]*(test|build|lint|typecheck|check|tsc|compile|types|e2e|vet|ci)[\w:.-]*\b`
+	const npx = `(npx|bunx|pnpx|pnpm (exec|dlx)|yarn (exec|dlx)|npm exec)( -\S+)* (--\s+)?`
+	const tools = `(tsc|vue-tsc|eslint|jest|vitest|mocha|ava|prettier (--check|-c)|vite build|next (build|lint)|playwright test|cypress run|biome (check|lint|ci)|svelte-check|astro check|turbo (run )?` + script + `|nx (run|test|build|lint|affected))`
 	var out []*regexp.Regexp
 	for _, s := range []string{
-		`^go (test|build|vet)\b`, `^(golangci-lint|staticcheck|gofmt -l)\b`,
-		`^(npm|pnpm|yarn|bun)( run)? (test|build|lint|typecheck|check|tsc)\b`, `^npx (tsc|eslint|jest|vitest|mocha|prettier --check)\b`,
-		`^(tsc|eslint|jest|vitest|mocha)\b`,
-		`^(python[0-9.]* -m )?(pytest|mypy|ruff|flake8|pylint|black --check|unittest)\b`, `^(uv|poetry) run (pytest|mypy|ruff)\b`,
-		`^cargo (test|build|check|clippy|nextest)\b`,
+		`^go (test|build|vet)\b`, `^(golangci-lint|staticcheck|gofmt -l|gotestsum|govulncheck)\b`,
+		// npm, pnpm, yarn and bun scripts, in a workspace or not:
+		// pnpm --filter web build, bun --filter '*' test, npm run test:unit.
+		`^(npm|pnpm|yarn|bun)( (--(filter|workspace|prefix|cwd|dir)|-[FCw]) \S+| -[-\w]+(=\S+)?)*( run| workspace \S+( run)?)? ` + script,
+		`^` + npx + tools, `^` + tools,
+		`^(python[0-9.]* -m )?(pytest|mypy|ruff|flake8|pylint|black --check|unittest|pyright|tox|nox)\b`,
+		`^(uv|poetry|pipenv|hatch|pdm) run (python[0-9.]* -m )?(pytest|mypy|ruff|pyright|tox)\b`,
+		`^cargo (test|build|check|clippy|nextest|fmt --check)\b`,
 		`^make( -\S+)* (test|check|build|lint|all)\b`, `^make$`,
+		`^(mise|rtx) (run|r|tasks run) ` + script, `^(just|task) ` + script,
 		`^(\./)?(gradlew|gradle) .*\b(test|build|check)\b`, `^mvn .*\b(test|verify|package|compile)\b`,
 		`^(dotnet) (test|build)\b`, `^(swift) (test|build)\b`, `^(bundle exec )?(rspec|rake test|rubocop)\b`,
 		`^(deno) (test|check|lint)\b`, `^(ctest|tox|nox|phpunit|mix test|zig build)\b`,
@@ -134,71 +137,52 @@ var checkShapes = sync.OnceValue(func() []*regexp.Regexp {
 	return out
 })
 
-// checkOf is the check a command runs, as its key (the command, one line),
-// or "" when it runs none: a command whose parts (split at && ; and
-// ||, a leading cd or env assignment passed over) include a test, build,
-// lint or typecheck of a common toolchain, or one matching extra (a
-// project's own patterns).
+// checkOf is the check a command runs, as its key, or "" when it runs
+// none: the parts of the command (split at pipes, && ; and ||, a leading
+// cd, env, VAR=value or a tool manager's "exec … --" passed over) that
+// are a test, build, lint or typecheck of a common toolchain, or match
+// extra (a project's own patterns), joined by " && ". The same check run
+// again (with another env prefix, piped elsewhere, from another cd) has
+// the same key.
 func checkOf(cmd string, extra []*regexp.Regexp) string {
-	for _, part := range commandParts(cmd) {
-		for _, re := range checkShapes() {
-			if re.MatchString(part) {
-				return CommandLine(cmd)
-			}
+	var keys []string
+	cmds, _ := shellLine(cmd)
+	for _, part := range cmds {
+		words, raw := checkWords(part)
+		if len(words) == 0 {
+			continue
 		}
-		for _, re := range extra {
-			if re.MatchString(part) {
-				return CommandLine(cmd)
-			}
+		line := strings.Join(words, " ")
+		matches := slices.ContainsFunc(checkShapes(), func(re *regexp.Regexp) bool { return re.MatchString(line) }) ||
+			slices.ContainsFunc(extra, func(re *regexp.Regexp) bool { return re.MatchString(line) || re.MatchString(raw) })
+		if matches && !slices.Contains(keys, raw) {
+			keys = append(keys, raw)
 		}
 	}
-	return ""
+	if len(keys) == 0 {
+		return ""
+	}
+	return CommandLine(strings.Join(keys, " && "))
 }
 
-// commandParts are the commands of a line, split at && || and ;, each
-// without leading VAR=value words, "time" or "timeout N".
-func commandParts(cmd string) []string {
-	var out []string
-	for _, line := range strings.Split(cmd, "\n") {
-		for _, seg := range splitParts(line) {
-			f := strings.Fields(seg)
-			for len(f) > 0 {
-				switch {
-				case strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-"):
-					f = f[1:]
-				case f[0] == "time" || f[0] == "env" || f[0] == "command":
-					f = f[1:]
-				case f[0] == "timeout" && len(f) > 1:
-					f = f[2:]
-				default:
-					goto done
+// checkWords are a part's command words past a tool manager's wrapper
+// (mise exec …, fnm exec …, asdf exec: what follows "--"), and its raw
+// text from there, without redirections of its output.
+func checkWords(part simple) ([]string, string) {
+	words, raw := part.command(), part.rawCommand()
+	if len(words) > 2 && (words[1] == "exec" || words[1] == "x") {
+		switch filepath.Base(words[0]) {
+		case "mise", "rtx", "fnm", "asdf", "volta", "devbox", "nix":
+			if i := slices.Index(words, "--"); i >= 0 && i+1 < len(words) {
+				words = words[i+1:]
+				if j := strings.Index(raw, " -- "); j >= 0 {
+					raw = raw[j+4:]
 				}
 			}
-		done:
-			if len(f) > 0 {
-				out = append(out, strings.Join(f, " "))
-			}
 		}
 	}
-	return out
-}
-
-// splitParts splits a line at && || and ;.
-func splitParts(line string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(line); i++ {
-		switch {
-		case line[i] == ';':
-			out = append(out, line[start:i])
-			start = i + 1
-		case i+1 < len(line) && (line[i] == '&' && line[i+1] == '&' || line[i] == '|' && line[i+1] == '|'):
-			out = append(out, line[start:i])
-			start = i + 2
-			i++
-		}
-	}
-	return append(out, line[start:])
+	raw = strings.Join(strings.Fields(harmlessRedirects.Replace(raw)), " ")
+	return words, raw
 }
 
 // pipedAway reports whether a command's exit status is not its check's:
@@ -208,8 +192,8 @@ func pipedAway(cmd string) bool {
 	if strings.Contains(cmd, "pipefail") {
 		return false
 	}
-	s := strings.ReplaceAll(cmd, "||", "")
-	return strings.Contains(s, "|")
+	cmds, _ := shellLine(cmd)
+	return slices.ContainsFunc(cmds, func(s simple) bool { return s.piped })
 }
 
 // maxFailing bounds the failing names kept for one check.
@@ -263,32 +247,97 @@ func failedOutput(out string) bool {
 	return false
 }
 
-// passedOutput reports whether an output shows a test run that passed in
-// the words of its own tool, whatever the exit status (a run piped into
-// tail): go test's "ok" lines, pytest's "N passed" summary, cargo's "test
-// result: ok.", with no failure anywhere.
-func passedOutput(out string) bool {
+// summaryOutcome is how a run went in the words of its own runner, read
+// from its output whatever the exit status (a run piped into tail, a
+// script's command): handoff.Failed when any runner's summary or marker
+// says something failed, handoff.Passed when one says it passed and none
+// failed, handoff.Unknown when no runner speaks. It knows go test (ok,
+// FAIL, panic), pytest (== 2 passed in 0.1s ==, 3 passed in 0.2s), cargo
+// (test result: ok., Finished, could not compile), jest (Tests: 49
+// passed), vitest (Tests  1 failed | 3 passed), bun (28 pass, 0 fail),
+// mocha (3 passing, 1 failing), playwright (4 passed (2.1s)), tsc (error
+// TS2345, Found 2 errors), eslint (✖ 3 problems), vite (✓ built in 1s),
+// package managers (ELIFECYCLE, npm ERR!), make (make: *** … Error),
+// compilers' and linters' file:line: diagnostics, and the linters' own
+// all-clear (0 issues., All checks passed!, Success: no issues found). An
+// empty output is a pass: checks are silent when they pass (go build,
+// go vet, gofmt -l, tsc), and a run filtered for failures (| grep FAIL)
+// found none.
+func summaryOutcome(out string) string {
 	if failedOutput(out) {
-		return false
+		return handoff.Failed
 	}
-	passed := false
-	for line := range strings.SplitSeq(out, "\n") {
+	passed, said := false, false
+	for line := range strings.Lines(out) {
 		l := strings.TrimSpace(line)
+		if l == "" || l == "(Bash completed with no output)" || l == "(PowerShell completed with no output)" || l == "(no output)" {
+			continue
+		}
+		said = true
+		if diagnostic().MatchString(l) {
+			return handoff.Failed
+		}
 		switch {
-		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"):
-			return false
-		case pytestSummary().MatchString(l):
-			if strings.Contains(l, " failed") || strings.Contains(l, " error") {
-				return false
+		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"),
+			strings.HasPrefix(l, "error: could not compile"), strings.HasPrefix(l, "error[E"),
+			strings.Contains(l, "ELIFECYCLE") && strings.Contains(l, "failed"), strings.HasPrefix(l, "npm ERR!"), strings.HasPrefix(l, "npm error"),
+			strings.HasPrefix(l, "make: *** "), strings.HasPrefix(l, "error during build"),
+			strings.HasPrefix(l, "✖ ") && strings.Contains(l, "problem"),
+			tscError().MatchString(l):
+			return handoff.Failed
+		}
+		if m := countLine().FindStringSubmatch(l); m != nil {
+			// "Tests: 1 failed, 48 passed", "3 passed in 0.1s", "0 fail".
+			for _, c := range countPart().FindAllStringSubmatch(l, -1) {
+				switch c[2] {
+				case "failed", "fail", "failing", "error", "errors", "broken":
+					if c[1] != "0" {
+						return handoff.Failed
+					}
+				case "passed", "pass", "passing", "ok":
+					if c[1] != "0" {
+						passed = true
+					}
+				}
 			}
-			passed = true
+			continue
+		}
+		switch {
 		case strings.HasPrefix(l, "ok  \t"), strings.HasPrefix(l, "ok \t"), strings.HasPrefix(l, "ok\t"),
-			strings.HasPrefix(l, "test result: ok."):
+			strings.HasPrefix(l, "test result: ok."), strings.HasPrefix(l, "Finished ") && strings.Contains(l, "target"),
+			strings.HasPrefix(l, "✓ built in"), strings.HasPrefix(l, "Found 0 errors"), l == "0 issues.",
+			l == "All checks passed!", strings.HasPrefix(l, "Success: no issues found"):
 			passed = true
 		}
 	}
-	return passed
+	if passed || !said {
+		return handoff.Passed
+	}
+	return handoff.Unknown
 }
+
+var (
+	// countLine is a runner's summary line of counts: pytest's, jest's,
+	// vitest's, bun's, mocha's, playwright's, the plain "N passed, N
+	// failed": counts of passed/failed words, perhaps after a title
+	// ("Tests:", "Test Files") and between = rules, perhaps with a time.
+	countLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(=+ )?((Tests?|Test Files|Test Suites|Suites|Specs|Ran)[: ]\s*)?\d+ (passed|failed|pass|fail|passing|failing|skipped|errors?|deselected|xfailed|xpassed|todo|broken|flaky|pending)\b([\s,|;]+\d+ \w+)*( in [\d.]+m?s)?(\s*\(.*\))?( =+)?$`)
+	})
+	countPart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(\d+) (passed|failed|pass|fail|passing|failing|errors?|broken)\b`)
+	})
+	// diagnostic is a compiler's or linter's line about a file: go's
+	// "./x.go:3:9: undefined: y", rustc's "--> src/main.rs:3:5" is read
+	// through cargo's own lines.
+	diagnostic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\.{0,2}/?[\w./-]+\.go:\d+:\d+: `)
+	})
+	// tscError is TypeScript's diagnostic line, or its closing count.
+	tscError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\(\d+,\d+\): error TS\d+:|^error TS\d+:|^Found [1-9]\d* errors?\b)`)
+	})
+)
 
 // testsRun is how many tests an output says ran, in its tool's words:
 // go test -v's top-level "--- PASS/FAIL/SKIP:" lines, pytest's summary
@@ -334,11 +383,6 @@ var testCounts = sync.OnceValue(func() *regexp.Regexp {
 		`|^(\d+) (?:passing|failing)\b`) // mocha
 })
 
-// pytestSummary is pytest's last line: "==== 3 passed in 0.12s ====".
-var pytestSummary = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^=+ .*\b\d+ passed\b.* in [\d.]+s.*=+$`)
-})
-
 // commitLine is git commit's first line of output: "[branch hash] subject"
 // ("[main (root-commit) 1a2b3c4] subject").
 var commitLine = sync.OnceValue(func() *regexp.Regexp {
@@ -357,8 +401,9 @@ func commitsIn(out string) []handoff.Commit {
 // makesCommits reports whether a command may commit (git commit, a merge,
 // a cherry-pick, a revert, an amend).
 func makesCommits(cmd string) bool {
-	for _, part := range commandParts(cmd) {
-		f := strings.Fields(part)
+	cmds, _ := shellLine(cmd)
+	for _, part := range cmds {
+		f := part.command()
 		if len(f) >= 2 && filepath.Base(f[0]) == "git" {
 			switch gitSub(f[1:]) {
 			case "commit", "merge", "cherry-pick", "revert", "pull", "rebase":
@@ -385,7 +430,8 @@ func errorText(out string, command bool) string {
 		switch {
 		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Exit Code:") ||
 			strings.HasPrefix(l, "Process Group PGID:") || l == "FAIL" || strings.HasPrefix(l, "FAIL\t") ||
-			strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "make: *** "):
+			strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "make: *** ") ||
+			strings.HasPrefix(l, "ok  \t") || strings.HasPrefix(l, "?   \t"):
 			continue
 		case strings.HasPrefix(l, "--- FAIL: ") || strings.HasPrefix(l, "FAILED ") || strings.HasPrefix(l, "panic: "):
 			return l
@@ -425,4 +471,19 @@ func errorLine(c call, exit *int, out string) string {
 		b.WriteString(": " + msg)
 	}
 	return handoff.Cut(b.String(), MaxLineRunes)
+}
+
+// PatchFiles are the files a patch in the "*** Begin Patch" form (Codex's
+// apply_patch, Copilot's) adds, updates, deletes or moves.
+func PatchFiles(text string) []string {
+	var files []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if path, ok := strings.CutPrefix(line, marker); ok {
+				files = append(files, strings.TrimSpace(path))
+			}
+		}
+	}
+	return files
 }

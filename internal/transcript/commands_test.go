@@ -41,6 +41,19 @@ func TestLookOnly(t *testing.T) {
 		"awk -i inplace '{print}' x.txt":      false,
 		"timeout 5 go test ./pkg/... | tail":  false,
 		"git log --oneline | head -3 && true": true,
+		// Whatever the spelling: a cd before it, quoted patterns holding
+		// | ; > or &, escapes, env before it.
+		`cd /repo && rg -n "a|b|c" src`:                  true,
+		`cd "/my repo" && grep -E 'x|y' -r . | head -20`: true,
+		`rg -n "foo\|bar" --glob '*.go'`:                 true,
+		`rg "-> x; y && z" .`:                            true,
+		`grep -c a\|b file`:                              true,
+		"env LC_ALL=C sort names.txt":                    true,
+		"env GOCACHE=/tmp/gc go test ./...":              false,
+		`cd /repo && rg -n "a|b" src > hits.txt`:         false,
+		`echo "a|b" | tee out.txt`:                       false,
+		"ls 2> errors.log":                               false,
+		"cat x.go >&2":                                   true,
 	} {
 		if got := LookOnly(cmd); got != look {
 			t.Errorf("LookOnly(%q) = %v, want %v", cmd, got, look)
@@ -82,6 +95,25 @@ func TestCheckOf(t *testing.T) {
 		"CGO_ENABLED=0 go build ./cmd/x": true,
 		"timeout 60 go vet ./...":        true,
 		"./scripts/ci.sh --fast":         true,
+		"mise run test:ssh-docker":       true,
+		"mise run lint":                  true,
+		"mise exec -- go test ./...":     true,
+		"pnpm --filter web build":        true,
+		"pnpm -F @app/api test":          true,
+		"pnpm check-types":               true,
+		"pnpm -s check-types":            true,
+		"npm run test:unit":              true,
+		"bun --filter '*' test":          true,
+		"bun test":                       true,
+		"npx vite build":                 true,
+		"npx playwright test e2e/":       true,
+		"pnpm exec playwright test":      true,
+		"npx -y tsc --noEmit":            true,
+		"uv run pytest -q":               true,
+		"mise run dev":                   false,
+		"pnpm install":                   false,
+		"npm run dev":                    false,
+		"bun run start":                  false,
 		"go run ./cmd/x":                 false,
 		"npm install":                    false,
 		"git commit -m 'go test passes'": false,
@@ -162,10 +194,69 @@ func TestPassedOutput(t *testing.T) {
 		"running 2 tests\ntest a ... ok\n\ntest result: ok. 2 passed; 0 failed\n": true,
 		"test result: FAILED. 1 passed; 1 failed\n":                               false,
 		"Compiled successfully\n":                                                 false,
-		"":                                                                        false,
+		"(no summary)":                                                            false,
 	} {
-		if got := passedOutput(out); got != want {
-			t.Errorf("passedOutput(%q) = %v, want %v", out, got, want)
+		if got := summaryOutcome(out) == handoff.Passed; got != want {
+			t.Errorf("summaryOutcome(%q) passed = %v, want %v", out, got, want)
+		}
+	}
+}
+
+// TestCheckKey: runs of one check, however prefixed or piped, have one
+// key; two checks in one line are both named.
+func TestCheckKey(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"env GOCACHE=/tmp/go-build go test ./...":           "go test ./...",
+		"GOFLAGS=-count=1 go test ./... 2>&1 | tail -20":    "go test ./...",
+		"cd /repo && go test ./...":                         "go test ./...",
+		"timeout 600 go test ./...":                         "go test ./...",
+		"mise exec -- go test ./...":                        "go test ./...",
+		"go vet ./... && go test ./... 2>&1 | tee log.txt":  "go vet ./... && go test ./...",
+		`pnpm test -- --grep "Sessions UI|Checkpoint"`:      `pnpm test -- --grep "Sessions UI|Checkpoint"`,
+		"cd web && CI=1 npx vitest run 2>&1 | grep -E 'x'":  "npx vitest run",
+		"cargo test --workspace 2>&1 | tail -30; echo done": "cargo test --workspace",
+	} {
+		if got := checkOf(cmd, nil); got != want {
+			t.Errorf("checkOf(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// TestSummaryOutcome: a run whose exit is not its own (piped, a
+// script's) is read from its runner's summary line.
+func TestSummaryOutcome(t *testing.T) {
+	for out, want := range map[string]string{
+		"Tests:       49 passed, 49 total\nTime: 2s\n":                                 handoff.Passed,
+		"Tests:       1 failed, 48 passed, 49 total\n":                                 handoff.Failed,
+		" Test Files  3 passed (3)\n      Tests  28 passed (28)\n":                     handoff.Passed,
+		" Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 27 passed (28)": handoff.Failed,
+		" 28 pass\n 0 fail\n 61 expect() calls\nRan 28 tests across 4 files. [120ms]":  handoff.Passed,
+		" 27 pass\n 1 fail\nRan 28 tests across 4 files.":                              handoff.Failed,
+		"    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.2s\n":     handoff.Passed,
+		"error: could not compile `app` (bin \"app\") due to 2 previous errors\n":      handoff.Failed,
+		"test result: ok. 12 passed; 0 failed; 0 ignored\n":                            handoff.Passed,
+		"========= 3 passed, 1 skipped in 0.41s =========\n":                           handoff.Passed,
+		"3 passed in 0.20s\n": handoff.Passed,
+		"FAILED tests/test_a.py::test_b - assert 1 == 2\n1 failed, 2 passed in 0.3s":            handoff.Failed,
+		"ok  \tex/a\t0.1s\nok  \tex/b\t(cached)\n":                                              handoff.Passed,
+		"src/app.ts(3,7): error TS2322: Type 'string' is not assignable\n":                      handoff.Failed,
+		"Found 2 errors in the same file, starting at: src/app.ts:3\n":                          handoff.Failed,
+		"  12 passing (40ms)\n  1 failing\n":                                                    handoff.Failed,
+		"  4 passed (2.1s)\n":                                                                   handoff.Passed,
+		"  1 failed\n    [chromium] › login.spec.ts:3:1 › logs in\n  3 passed (4.0s)":           handoff.Failed,
+		"vite v5.0.0 building for production...\n✓ 42 modules transformed.\n✓ built in 1.20s\n": handoff.Passed,
+		"✖ 3 problems (3 errors, 0 warnings)\n":                                                 handoff.Failed,
+		" ELIFECYCLE  Command failed with exit code 1.\n":                                       handoff.Failed,
+		"(output cut by tail)\n":                                                                handoff.Unknown,
+		"":                                                                                      handoff.Passed, // go build, go vet, tsc: silent when they pass
+		"(Bash completed with no output)":                                                       handoff.Passed,
+		"./div.go:3:9: undefined: y\n":                                                          handoff.Failed,
+		"internal/x/y.go:12:3: ineffectual assignment to err (ineffassign)\n1 issues:\n":        handoff.Failed,
+		"0 issues.\n":          handoff.Passed,
+		"All checks passed!\n": handoff.Passed,
+	} {
+		if got := summaryOutcome(out); got != want {
+			t.Errorf("summaryOutcome(%q) = %s, want %s", out, got, want)
 		}
 	}
 }

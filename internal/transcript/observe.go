@@ -33,7 +33,9 @@ import (
 //	the call's result               Observation{Kind: Result, ID, Failed or Exit, Text (its output)};
 //	                                  Running: the command goes on, its exit comes in a later
 //	                                  Result with the same ID (Codex's write_stdin);
-//	                                  PlanID: the id the client gave an item the call added
+//	                                  PlanID: the id the client gave an item the call added;
+//	                                  NoExit: the host cannot tell the exit (a check's
+//	                                  outcome is then its runner's summary line)
 //	a whole plan                    Observation{Kind: Plan, Plan.Items} (no call to wait for)
 //
 // Agent names the subagent that did it ("" for the session's own agent):
@@ -77,6 +79,7 @@ type Observation struct {
 	Failed  bool   // Result: the call failed
 	Exit    *int   // Result: the command's exit status, when known (non-zero: failed)
 	Running bool   // Result: the command is still running; its exit comes later
+	NoExit  bool   // Result: the host cannot tell how the command exited (a script's commands): its output says
 	PlanID  string // Result: the id the client gave the plan item the call added
 
 	Text string // Prompt, Reply, Summary, Cwd; Result: the output (the part after the host's headers)

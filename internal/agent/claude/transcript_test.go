@@ -72,7 +72,8 @@ func TestReadTranscriptMultilinePrompt(t *testing.T) {
 			"NotebookEdit analysis.ipynb: File has not been read yet. Read it first before writing to it.",
 			"MultiEdit README.md: Error: No such tool available: MultiEdit",
 			"TodoWrite: Error: No such tool available: TodoWrite. TodoWrite is disabled for this session, in subagents as well as here.",
-			"Edit README.md: String to replace not found in file.",
+			// The Edit whose string was not found is no open error: the
+			// next Edit worked.
 		},
 		Prompts: []string{
 			"Fix the login bug.\n\nSteps:\n1. reproduce it\n2. fix it in README.md\n\nThanks!",
@@ -196,7 +197,8 @@ func TestReadTranscriptTasks(t *testing.T) {
 	if !reflect.DeepEqual(f.Plan, want) {
 		t.Errorf("tasks = %+v, want %+v", f.Plan, want)
 	}
-	if want := []string{"TaskCreate: boom"}; !reflect.DeepEqual(f.Errors, want) {
+	// The failed TaskCreate is no open error: the next TaskCreate worked.
+	if want := []string(nil); !reflect.DeepEqual(f.Errors, want) {
 		t.Errorf("errors = %q, want %q", f.Errors, want)
 	}
 }
@@ -507,6 +509,34 @@ func TestFactsFixture(t *testing.T) {
 	}
 }
 
+// TestSlashCommandsAndTeammates: a slash command that sends the model a
+// prompt (a skill's, a plugin's) is a request, "/name args"; a built-in
+// one the client carries out is none; teammates' reports to their lead
+// are no request of the person's, the lead's task to a teammate is its
+// task. Written to the shape of public Claude Code 2.1 sessions.
+func TestSlashCommandsAndTeammates(t *testing.T) {
+	user := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+		return string(b)
+	}
+	f := read(t,
+		prompt("split the payment service"),
+		user("<command-message>code-review</command-message>\n<command-name>/code-review</command-name>\n<command-args>ultra --fix</command-args>"),
+		user("<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args></command-args>"),
+		user("<local-command-stdout>Set model to opus</local-command-stdout>"),
+		user("/compact"),
+		user(`<teammate-message teammate_id="reviewer-1" color="purple" summary="review PASS">`+"\n**Review complete: PASS**\n</teammate-message>"),
+		user(`<teammate-message teammate_id="dev-bob" color="blue">`+"\n"+`{"type":"idle_notification","from":"dev-bob","idleReason":"available"}`+"\n</teammate-message>"),
+	)
+	if want := []string{"split the payment service", "/code-review ultra --fix"}; !reflect.DeepEqual(f.Prompts, want) {
+		t.Errorf("prompts = %q, want %q", f.Prompts, want)
+	}
+	f = read(t, user(`<teammate-message teammate_id="team-lead" color="green" summary="task #3">`+"\nImplement story 2.2: the connection manager.\n</teammate-message>"))
+	if want := []string{"teammate team-lead: Implement story 2.2: the connection manager."}; !reflect.DeepEqual(f.Prompts, want) {
+		t.Errorf("a teammate's task: prompts = %q, want %q", f.Prompts, want)
+	}
+}
+
 // A check whose status says nothing failed is read from its output: a
 // runner's failure there, written plainly or behind a \u escape, fails it;
 // an output that cannot hold one (whose text is then never made) passes.
@@ -524,7 +554,7 @@ func TestCheckVerdictFromOutput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./... ; echo done"}}]}}` + "\n" +
 				`{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":false,"content":` + tc.output + `}]}}` + "\n"
-			f, err := ReadTranscript(strings.NewReader(src), "/tmp/p", nil)
+			f, err := readTranscript(strings.NewReader(src), "/tmp/p", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,6 +68,12 @@ func promptText(text string) string {
 	if t == "" {
 		return ""
 	}
+	if strings.HasPrefix(t, "<command-name>") || strings.HasPrefix(t, "<command-message>") {
+		return slashCommand(t)
+	}
+	if name, _, _ := strings.Cut(strings.TrimPrefix(t, "/"), " "); strings.HasPrefix(t, "/") && clientCommands[name] {
+		return "" // a built-in command typed as it is (/compact, /clear)
+	}
 	for _, w := range clientWrappers {
 		if strings.HasPrefix(t, w) {
 			return ""
@@ -112,20 +118,60 @@ func stripWrappers(s string) string {
 	}
 }
 
+// clientCommands are Claude Code's built-in slash commands, which the
+// client carries out itself: no request to the model.
+var clientCommands = map[string]bool{
+	"clear": true, "exit": true, "quit": true, "copy": true, "model": true, "plugin": true, "plugins": true, "effort": true,
+	"compact": true, "mcp": true, "config": true, "settings": true, "context": true, "cost": true, "usage": true, "help": true,
+	"login": true, "logout": true, "resume": true, "continue": true, "status": true, "memory": true, "permissions": true,
+	"hooks": true, "agents": true, "doctor": true, "rewind": true, "export": true, "vim": true, "theme": true, "ide": true,
+	"add-dir": true, "terminal-setup": true, "bug": true, "feedback": true, "release-notes": true, "upgrade": true,
+	"privacy-settings": true, "output-style": true, "statusline": true, "todos": true, "tasks": true, "bashes": true,
+	"fast": true, "sandbox": true, "stats": true, "install-github-app": true, "migrate-installer": true, "extra-usage": true,
+}
+
+// slashCommand is the request a slash command entry makes: "/name args"
+// for a command that sends the model a prompt (a skill, a plugin's or the
+// project's own command: /code-review ultra --fix), "" for a built-in one
+// the client carries out itself (/clear, /model, /compact).
+func slashCommand(t string) string {
+	name := strings.TrimPrefix(strings.TrimSpace(between(t, "<command-name>", "</command-name>")), "/")
+	if name == "" || clientCommands[name] {
+		return ""
+	}
+	args := strings.TrimSpace(between(t, "<command-args>", "</command-args>"))
+	return strings.TrimSpace("/" + name + " " + args)
+}
+
+// between is the text between open and close in s, "" when not there.
+func between(s, open, close string) string {
+	_, after, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	in, _, _ := strings.Cut(after, close)
+	return in
+}
+
+// teamLead is the name Claude Code gives an agent team's lead.
+const teamLead = "team-lead"
+
 // teammateMessage is one message of an agent team's teammate, as Claude
 // Code puts it in a teammate's conversation.
 var teammateMessage = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)<teammate-message teammate_id="([^"]*)"[^>]*>(.*?)</teammate-message>`)
 })
 
-// teammateText is what a person reads of teammates' messages: "teammate
-// ID: text" for each, their lifecycle notices (JSON payloads: idle,
-// shutdown, terminated) left out; "" when nothing else is left.
+// teammateText is the request teammates' messages make: in a teammate's
+// conversation, the task its lead (team-lead) gives it, as "teammate
+// team-lead: text". The reports teammates send their lead, and their
+// lifecycle notices (JSON payloads: idle, shutdown, terminated), are no
+// request: "" when nothing else is left.
 func teammateText(t string) string {
 	var out []string
 	for _, m := range teammateMessage().FindAllStringSubmatch(t, -1) {
 		body := strings.TrimSpace(m[2])
-		if strings.HasPrefix(body, "{") && json.Valid([]byte(body)) {
+		if strings.HasPrefix(body, "{") && json.Valid([]byte(body)) || m[1] != teamLead {
 			continue
 		}
 		if body != "" {

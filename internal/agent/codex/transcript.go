@@ -51,6 +51,13 @@ type records struct {
 	// Tools remembers the tool of each call awaiting its output (an
 	// apply_patch output says success in words, not by an exit code).
 	Tools map[string]string `json:"tools,omitempty"`
+	// Scripts counts the commands and patches a code-mode script (the
+	// desktop app's JavaScript exec tool) ran, by its call: each was
+	// reported as the call's id with "#n" after it.
+	Scripts map[string]int `json:"scripts,omitempty"`
+	// Cells maps a script still running (its output said "Script running
+	// with cell ID N") to its call: a later wait {"cell_id"} brings its end.
+	Cells map[string]string `json:"cells,omitempty"`
 }
 
 func newDecoder(root string, red func(string) string) transcript.Decoder {
@@ -71,7 +78,7 @@ func (d *records) Wants(head []byte) bool {
 	switch typ.Str {
 	case "event_msg":
 		pt := gjson.GetBytes(head, "payload.type")
-		return !pt.Exists() || pt.Str == "token_count"
+		return !pt.Exists() || pt.Str == "token_count" || pt.Str == "exec_command_end"
 	case "response_item":
 		// Reasoning items (encrypted, often the largest records) say nothing.
 		return gjson.GetBytes(head, "payload.type").Str != "reasoning"
@@ -110,6 +117,9 @@ func (d *records) Record(rec []byte, acc *transcript.Accumulator) {
 			acc.Add(transcript.Observation{Kind: transcript.Summary, Time: ts, Text: s})
 		}
 	case "event_msg":
+		if p.Get("type").Str == "exec_command_end" {
+			d.commandEnd(p, ts, acc)
+		}
 		if p.Get("type").Str == "token_count" {
 			// The prompt of the last request: what is in context now.
 			// Codex's estimate after a compaction reports 0 input tokens:
@@ -128,8 +138,11 @@ func (d *records) item(p gjson.Result, ts string, acc *transcript.Accumulator) {
 	case "function_call":
 		d.functionCall(p, ts, acc)
 	case "custom_tool_call":
-		if p.Get("name").Str == "apply_patch" {
+		switch p.Get("name").Str {
+		case "apply_patch":
 			d.patch(p.Get("call_id").Str, p.Get("input").Str, ts, acc)
+		case "exec":
+			d.script(p.Get("call_id").Str, p.Get("input").Str, ts, acc)
 		}
 	case "function_call_output", "custom_tool_call_output":
 		d.output(p.Get("call_id").Str, outputText(p.Get("output")), ts, acc)
@@ -155,6 +168,8 @@ func message(p gjson.Result, ts string, acc *transcript.Accumulator) {
 var clientPrompts = []string{
 	"<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>",
 	"<turn_aborted>", "<user_shell_command>", "<subagent_notification>",
+	"<recommended_plugins>", "<user_action>", "<skills_instructions>", "<skill>", "<codex_delegation>",
+	"<permissions instructions>", "<collaboration_mode>", "<personality_spec>",
 	"You are performing a CONTEXT CHECKPOINT COMPACTION", compactPreamble,
 }
 
@@ -212,10 +227,30 @@ func (d *records) functionCall(p gjson.Result, ts string, acc *transcript.Accumu
 	switch name {
 	case "exec_command":
 		cmd = args.Get("cmd").Str
-	case "shell", "container.exec", "local_shell":
-		cmd = shellCommand(args.Get("command"))
+	case "shell", "container.exec", "local_shell", "shell_command":
+		// shell_command (0.1xx releases) gives the command as one string.
+		if c := args.Get("command"); c.Type == gjson.String {
+			cmd = c.Str
+		} else {
+			cmd = shellCommand(c)
+		}
+	case "exec":
+		d.script(id, args.Get("input").Str, ts, acc)
+		return
+	case "create_goal", "update_goal":
+		if edit := goalEdit(name, args); edit != nil {
+			d.remember(id, name)
+			acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name, Plan: edit})
+		}
+		return
 	case "apply_patch": // models without the freeform tool
 		d.patch(id, args.Get("input").Str, ts, acc)
+		return
+	case "wait":
+		if started, ok := d.Cells[scalar(args.Get("cell_id"))]; ok {
+			d.Polls = bounded(d.Polls)
+			d.Polls[strings.Clone(id)] = started
+		}
 		return
 	case "write_stdin":
 		if started, ok := d.Sessions[scalar(args.Get("session_id"))]; ok {
@@ -277,16 +312,8 @@ func shellCommand(argv gjson.Result) string {
 
 // patch reports an apply_patch call and the files its patch names.
 func (d *records) patch(id, text, ts string, acc *transcript.Accumulator) {
-	var files []string
-	for _, line := range strings.Split(text, "\n") {
-		for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if path, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), marker); ok {
-				files = append(files, strings.TrimSpace(path))
-			}
-		}
-	}
 	d.remember(id, "apply_patch")
-	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: "apply_patch", Files: files})
+	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: "apply_patch", Files: transcript.PatchFiles(text)})
 }
 
 // outputText is a tool output: a string, or (in some releases) content
@@ -339,9 +366,20 @@ func (d *records) output(id, out, ts string, acc *transcript.Accumulator) {
 	} else if tool == "apply_patch" {
 		// A patch that fails verification answers with the reason alone.
 		o.Failed, o.Text = !strings.Contains(out, "Success."), out
+	} else if n := d.Scripts[target]; n > 0 {
+		if d.scriptEnd(target, n, out, ts, acc) {
+			delete(d.Tools, target)
+			delete(d.Scripts, target)
+		}
+		return
 	} else if tool == "update_plan" {
 		// "Plan updated"; a client without the tool answers "unsupported call".
 		o.Failed, o.Text = !strings.Contains(out, "Plan updated"), out
+	} else if tool == "create_goal" || tool == "update_goal" {
+		// The goal as JSON; a refusal in words ("cannot create a new goal
+		// because…"), or "unsupported call" from a client without goals.
+		t := strings.TrimSpace(out)
+		o.Failed, o.Text = strings.HasPrefix(t, "unsupported call") || strings.HasPrefix(t, "cannot ") || strings.HasPrefix(t, "goal "), out
 	}
 	if !o.Running {
 		delete(d.Tools, target)
@@ -370,4 +408,225 @@ func compactSummary(msg string) string {
 		}
 	}
 	return strings.TrimSpace(s)
+}
+
+// commandEnd reads an exec_command_end event: the exit of a command whose
+// output said it was still running arrives here when the command ends
+// (the output of a later write_stdin may never come). Commands that
+// answered with their exit already are settled: the event repeats it.
+func (d *records) commandEnd(p gjson.Result, ts string, acc *transcript.Accumulator) {
+	id := p.Get("call_id").Str
+	code := p.Get("exit_code")
+	if id == "" || code.Type != gjson.Number {
+		return
+	}
+	running := false
+	for sid, started := range d.Sessions {
+		if started == id {
+			delete(d.Sessions, sid)
+			running = true
+		}
+	}
+	if !running {
+		return
+	}
+	for poll, started := range d.Polls {
+		if started == id {
+			delete(d.Polls, poll)
+		}
+	}
+	delete(d.Tools, id)
+	out := p.Get("aggregated_output").Str
+	if out == "" {
+		out = p.Get("stdout").Str + p.Get("stderr").Str
+	}
+	acc.Add(transcript.Observation{Kind: transcript.Result, Time: ts, ID: id, Exit: transcript.Exit(int(code.Int())), Text: out})
+}
+
+// goalEdit is a Codex goal as the plan: create_goal {"objective"} sets a
+// plan of one item in progress, update_goal {"status"} changes it
+// (complete, blocked, paused). Goals stand where update_plan is off
+// (0.169's default).
+func goalEdit(name string, args gjson.Result) *transcript.PlanEdit {
+	if name == "create_goal" {
+		obj := strings.TrimSpace(args.Get("objective").Str)
+		if obj == "" {
+			return nil
+		}
+		return &transcript.PlanEdit{Op: transcript.Set, Items: []handoff.Task{{ID: goalID, Subject: obj, Status: "in_progress"}}}
+	}
+	st := strings.TrimSpace(args.Get("status").Str)
+	if st == "" {
+		return nil
+	}
+	return &transcript.PlanEdit{Op: transcript.Update, Items: []handoff.Task{{ID: goalID, Status: st}}}
+}
+
+// goalID is the id of a goal's plan item: a thread has one goal at a time.
+const goalID = "goal"
+
+// script reports what a code-mode script (the desktop app's exec tool,
+// JavaScript calling tools.exec_command and tools.apply_patch) runs: each
+// command and each patch it holds, as calls of their own ("#n" after the
+// script's id), settled when the script's output comes.
+func (d *records) script(id, js, ts string, acc *transcript.Accumulator) {
+	n := 0
+	for _, lit := range jsStrings(js) {
+		var o transcript.Observation
+		switch {
+		case lit.cmd:
+			o = transcript.Observation{Tool: "exec_command", Command: lit.text}
+		case strings.Contains(lit.text, "*** Begin Patch"):
+			o = transcript.Observation{Tool: "apply_patch", Files: transcript.PatchFiles(lit.text)}
+		default:
+			continue
+		}
+		n++
+		o.Kind, o.Time, o.ID = transcript.Call, ts, id+"#"+strconv.Itoa(n)
+		acc.Add(o)
+	}
+	if n > 0 {
+		d.remember(id, "exec")
+		if d.Scripts == nil || len(d.Scripts) >= maxSessions {
+			d.Scripts = map[string]int{}
+		}
+		d.Scripts[strings.Clone(id)] = n
+	}
+}
+
+// scriptEnd settles a script's n calls from its output, and reports
+// whether it did: "Script running with cell ID N" says it goes on (a wait
+// on that cell brings its end); "Script completed" says it ran to its
+// end, not how each command exited (a check's outcome is then read from
+// its output, or from the one exit code a script of one command printed);
+// "Script failed" or "Script error:" fail its last call, the others
+// having run before it.
+func (d *records) scriptEnd(id string, n int, out, ts string, acc *transcript.Accumulator) bool {
+	head, body, found := strings.Cut(out, "\nOutput:\n")
+	if !found {
+		head, body = out, ""
+	}
+	head = strings.TrimSpace(head)
+	if m := cellLine().FindStringSubmatch(head); m != nil {
+		if d.Cells == nil || len(d.Cells) >= maxSessions {
+			d.Cells = map[string]string{}
+		}
+		d.Cells[strings.Clone(m[1])] = strings.Clone(id)
+		return false
+	}
+	for cell, started := range d.Cells {
+		if started == id {
+			delete(d.Cells, cell)
+		}
+	}
+	failed := strings.HasPrefix(head, "Script failed") || strings.HasPrefix(head, "Script error")
+	var exit *int
+	if ms := printedExit().FindAllStringSubmatch(body, 2); n == 1 && len(ms) == 1 {
+		code, _ := strconv.Atoi(ms[0][1])
+		exit = transcript.Exit(code)
+	}
+	for i := 1; i <= n; i++ {
+		o := transcript.Observation{Kind: transcript.Result, Time: ts, ID: id + "#" + strconv.Itoa(i), Text: body, NoExit: exit == nil, Exit: exit}
+		if failed && i == n {
+			o.Failed, o.NoExit, o.Text = true, false, out
+		}
+		acc.Add(o)
+	}
+	return true
+}
+
+var (
+	// cellLine is a script's answer when it runs on past the wait.
+	cellLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Script running with cell ID (\S+)`)
+	})
+	// printedExit is an exit code a script printed of its command's
+	// result: JSON.stringify(r) ("exit_code": 1), or exit=${r.exit_code}.
+	printedExit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:"exit_code"\s*:\s*|\bexit(?:_code)?=)(-?\d+)\b`)
+	})
+)
+
+// jsString is a string literal of a script; cmd says it is the value of a
+// "cmd" key (an exec_command's command).
+type jsString struct {
+	text string
+	cmd  bool
+}
+
+// jsStrings are the string literals of a JavaScript source ('…', "…" and
+// `…`, escapes read; a template's ${…} kept as written), each marked when
+// it is the value of a cmd key ({cmd: "…"}, {"cmd": "…"}).
+func jsStrings(src string) []jsString {
+	var out []jsString
+	for i := 0; i < len(src); i++ {
+		q := src[i]
+		switch q {
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' { // a line comment
+				if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j
+					continue
+				}
+				return out
+			}
+			continue
+		case '"', '\'', '`':
+		default:
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(src) && src[j] != q; j++ {
+			if src[j] == '\\' && j+1 < len(src) {
+				j++
+				switch c := src[j]; c {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
+				case 'u', 'x':
+					size := 4
+					if c == 'x' {
+						size = 2
+					}
+					if j+size < len(src) {
+						if r, err := strconv.ParseUint(src[j+1:j+1+size], 16, 32); err == nil {
+							b.WriteRune(rune(r))
+							j += size
+							continue
+						}
+					}
+					b.WriteByte(c)
+				case '\n':
+				default:
+					b.WriteByte(c)
+				}
+				continue
+			}
+			b.WriteByte(src[j])
+		}
+		out = append(out, jsString{text: b.String(), cmd: cmdKey(src[:i])})
+		i = j
+	}
+	return out
+}
+
+// cmdKey reports whether the source before a literal ends in a cmd key
+// and its colon.
+func cmdKey(before string) bool {
+	s := strings.TrimRight(before, " \t\r\n")
+	s, ok := strings.CutSuffix(s, ":")
+	if !ok {
+		return false
+	}
+	s = strings.TrimRight(s, " \t\r\n")
+	for _, k := range []string{"cmd", `"cmd"`, `'cmd'`} {
+		if rest, ok := strings.CutSuffix(s, k); ok {
+			return rest == "" || strings.ContainsAny(rest[len(rest)-1:], "{, \t\n")
+		}
+	}
+	return false
 }

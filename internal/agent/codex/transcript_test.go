@@ -285,7 +285,7 @@ func TestReadCases(t *testing.T) {
 			t.Errorf("errors %q, want %q", f.Errors, want)
 		}
 		wantChecks := []handoff.Check{
-			{Command: "go test ./... … (+1 line)", Outcome: handoff.Passed, FailedBefore: true},
+			{Command: "go test ./... && go vet ./...", Outcome: handoff.Passed, FailedBefore: true},
 			{Command: "make", Outcome: handoff.Passed},
 			{Command: "cargo build", Outcome: handoff.Running},
 		}

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -23,7 +24,12 @@ import (
 //	                                success of the tool), result
 //	session.compaction_complete     data.summaryContent
 //	session.usage_record            data.usage.inputTokens, model
+//	session.shutdown                data.currentTokens, currentModel
 //
+// A subagent's events (a task tool's) carry its agentId, or the task's
+// data.parentToolCallId: its files, commands and errors count, its task
+// (a user.message) and replies do not. A user.message with a data.source
+// (system, instruction-discovery, skill-…) is text the client wrote.
 // hook.*, model.*, system.message and the rest stream past undecoded.
 
 // records reads Copilot's events into observations; it keeps no state of
@@ -38,7 +44,7 @@ func newDecoder(root string, red func(string) string) transcript.Decoder {
 var wanted = map[string]bool{
 	"session.start": true, "session.resume": true, "user.message": true, "assistant.message": true,
 	"tool.execution_start": true, "tool.execution_complete": true, "session.compaction_complete": true,
-	"session.usage_record": true,
+	"session.usage_record": true, "session.shutdown": true,
 }
 
 // Wants decides from a record's head: Copilot writes "type" first.
@@ -63,18 +69,37 @@ func (*records) Record(rec []byte, acc *transcript.Accumulator) {
 	}
 	acc.Recognised()
 	data, ts := r.Get("data"), r.Get("timestamp").Str
+	sub := r.Get("agentId").Str
+	if sub == "" {
+		sub = data.Get("parentToolCallId").Str
+	}
 	switch r.Get("type").Str {
 	case "session.start", "session.resume":
 		acc.Add(transcript.Observation{Kind: transcript.Cwd, Text: data.Get("context.cwd").Str})
 		acc.Add(transcript.Observation{Kind: transcript.Usage, Model: data.Get("selectedModel").Str})
 	case "user.message":
-		acc.Add(transcript.Observation{Kind: transcript.Prompt, Time: ts, Text: data.Get("content").Str})
+		if src := data.Get("source").Str; src == "" || src == "user" {
+			acc.Add(transcript.Observation{Kind: transcript.Prompt, Time: ts, Agent: sub, Text: data.Get("content").Str})
+		}
 	case "assistant.message":
-		acc.Add(transcript.Observation{Kind: transcript.Reply, Time: ts, Text: data.Get("content").Str})
+		acc.Add(transcript.Observation{Kind: transcript.Reply, Time: ts, Agent: sub, Text: data.Get("content").Str})
 	case "tool.execution_start":
-		acc.Add(toolCall(data, ts))
+		o := toolCall(data, ts)
+		o.Agent = sub
+		acc.Add(o)
 	case "tool.execution_complete":
-		acc.Add(toolResult(data, ts))
+		o := toolResult(data, ts)
+		o.Agent = sub
+		acc.Add(o)
+	case "session.shutdown":
+		// The context's size when the session ended: the last request's
+		// input as the model counted it, else (older versions) the
+		// client's own count; and its model.
+		n := data.Get("accountingSnapshot.lastCallInputTokens").Int()
+		if n <= 0 {
+			n = data.Get("currentTokens").Int()
+		}
+		acc.Add(transcript.Observation{Kind: transcript.Usage, Tokens: int(n), Model: data.Get("currentModel").Str})
 	case "session.compaction_complete":
 		if s := handoff.CleanSummary(data.Get("summaryContent").Str); s != "" {
 			acc.Add(transcript.Observation{Kind: transcript.Summary, Time: ts, Text: s})
@@ -85,18 +110,37 @@ func (*records) Record(rec []byte, acc *transcript.Accumulator) {
 	}
 }
 
-// toolCall is a call: the command a bash call runs, the file a create or
-// edit call writes, the file a view reads or a search searches.
+// toolCall is a call: the command a bash or powershell call runs (Copilot
+// CLI; run_in_terminal in VS Code's agent), the file a create or edit
+// call writes (path; filePath in VS Code's agent), the files a patch
+// names, the file a view reads or a search searches.
 func toolCall(data gjson.Result, ts string) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Call, Time: ts, ID: data.Get("toolCallId").Str, Tool: data.Get("toolName").Str}
 	args := data.Get("arguments")
 	switch o.Tool {
-	case "bash":
+	case "bash", "powershell", "run_in_terminal":
 		o.Command = args.Get("command").Str
-	case "create", "edit":
-		if p := args.Get("path").Str; p != "" {
+	case "create", "edit", "create_file", "replace_string_in_file", "insert_edit_into_file", "edit_file":
+		p := args.Get("path").Str
+		if p == "" {
+			p = args.Get("filePath").Str
+		}
+		if p != "" {
 			o.Files = []string{p}
 		}
+	case "multi_replace_string_in_file":
+		args.Get("replacements").ForEach(func(_, r gjson.Result) bool {
+			if p := r.Get("filePath").Str; p != "" && !slices.Contains(o.Files, p) {
+				o.Files = append(o.Files, p)
+			}
+			return true
+		})
+	case "apply_patch":
+		text := args.String() // the patch itself, or {"input": patch}
+		if args.IsObject() {
+			text = args.Get("input").Str
+		}
+		o.Files = transcript.PatchFiles(text)
 	case "view", "read_file": // a file or a directory (CLI); VS Code's agent reads a file
 		o.Reads = []string{transcript.NamesFile(args.Get("path").Str), args.Get("filePath").Str}
 	case "rg", "grep", "grep_search":
@@ -109,6 +153,9 @@ func toolCall(data gjson.Result, ts string) transcript.Observation {
 func toolResult(data gjson.Result, ts string) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Result, Time: ts, ID: data.Get("toolCallId").Str,
 		Failed: !data.Get("success").Bool(), Text: resultText(data.Get("result"))}
+	if o.Failed && o.Text == "" {
+		o.Text = data.Get("error.message").Str // "Path does not exist", "Denied by preToolUse hook…"
+	}
 	if code := data.Get("shellExecution.exitCode"); code.Exists() {
 		o.Exit = transcript.Exit(int(code.Int()))
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,23 @@ func TestDecodeTranscriptResumed(t *testing.T) {
 	got.Lines, whole.Lines, got.Bytes, whole.Bytes = 0, 0, 0, 0
 	if !reflect.DeepEqual(got, whole) || len(whole.Files) != 2 {
 		t.Errorf("resumed:\n%+v\nwhole:\n%+v", got, whole)
+	}
+}
+
+// TestClientNotice: a message Droid shows the person only (its "Token
+// limit reached" notice, written to the shape of public sessions) is no
+// request: the prompt typed before it stays the task.
+func TestClientNotice(t *testing.T) {
+	lines := []string{
+		`{"type":"session_start","id":"s1","title":"add a README","version":2,"cwd":"/w/proj"}`,
+		`{"type":"message","id":"m1","timestamp":"2026-03-30T18:50:09.639Z","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>\nUser system info\n</system-reminder>"},{"type":"text","text":"add a README that says what this is for"}]}}`,
+		`{"type":"message","id":"m2","timestamp":"2026-03-30T18:50:10.011Z","message":{"role":"user","content":[{"type":"text","text":"Token limit reached. Use /limits to manage your usage preferences."}],"visibility":"user_only"},"parentId":"m1"}`,
+	}
+	f, err := transcript.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), newDecoder("/w/proj", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"add a README that says what this is for"}; !slices.Equal(f.Prompts, want) {
+		t.Errorf("prompts %q, want %q", f.Prompts, want)
 	}
 }

@@ -61,6 +61,9 @@ func (*records) Record(rec []byte, acc *transcript.Accumulator) {
 		if m.Get("hookEventName").Exists() || strings.HasPrefix(r.Get("id").Str, "context-") {
 			return // a hook's run, the client's own reminder
 		}
+		if m.Get("visibility").Str == "user_only" {
+			return // shown to the person, never sent to the model: the client's notice ("Token limit reached…")
+		}
 		if model := m.Get("modelId").Str; model != "" {
 			acc.Add(transcript.Observation{Kind: transcript.Usage, Model: strings.TrimPrefix(model, "custom:")})
 		}

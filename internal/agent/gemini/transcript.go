@@ -31,7 +31,24 @@ const maxSeen = 256
 type decoder struct {
 	Calls []string `json:"calls,omitempty"` // ids of tool calls already reported, latest last
 	Users []string `json:"users,omitempty"` // ids of user messages already read
+	// Doc reads the older form some versions write (session-*.json): one
+	// pretty-printed JSON document, {"sessionId",…,"messages":[…]}, whose
+	// lines come one by one: each message is gathered until it closes.
+	Doc *document `json:"doc,omitempty"`
+	// Begun says a record was read: a document opens at the first.
+	Begun bool `json:"begun,omitempty"`
 }
+
+// document is where a pretty-printed chat's reading stands.
+type document struct {
+	InMessages bool   `json:"in_messages,omitempty"` // inside its "messages" array
+	Message    string `json:"message,omitempty"`     // the lines of the message being gathered
+	Depth      int    `json:"depth,omitempty"`       // how deep the message's brackets are open
+}
+
+// maxMessage bounds one message of a pretty-printed chat: a longer one is
+// passed over.
+const maxMessage = 16 << 20
 
 func newDecoder(root string, red func(string) string) transcript.Decoder {
 	return transcript.NewDecoder(&decoder{}, root, red)
@@ -62,6 +79,12 @@ func (d *decoder) Wants(head []byte) bool {
 // Record decodes one chat record.
 func (d *decoder) Record(rec []byte, acc *transcript.Accumulator) {
 	rec = transcript.ValidUTF8(rec)
+	first := !d.Begun
+	d.Begun = true
+	if d.Doc != nil || first && string(bytes.TrimSpace(rec)) == "{" {
+		d.docLine(rec, acc)
+		return
+	}
 	if !gjson.ValidBytes(rec) {
 		return // a last line cut short mid-write
 	}
@@ -76,6 +99,11 @@ func (d *decoder) Record(rec []byte, acc *transcript.Accumulator) {
 		}
 		return
 	}
+	d.message(root, acc)
+}
+
+// message reads one chat message.
+func (d *decoder) message(root gjson.Result, acc *transcript.Accumulator) {
 	switch root.Get("type").Str {
 	case "user":
 		acc.Recognised()
@@ -83,6 +111,69 @@ func (d *decoder) Record(rec []byte, acc *transcript.Accumulator) {
 	case "gemini":
 		acc.Recognised()
 		d.gemini(root, acc)
+	}
+}
+
+// docLine reads one line of a pretty-printed chat: a message of its
+// "messages" array is gathered from its opening brace to its closing
+// one, then read as a JSONL chat's message is.
+func (d *decoder) docLine(line []byte, acc *transcript.Accumulator) {
+	if d.Doc == nil {
+		d.Doc = &document{}
+		return // the document's opening brace
+	}
+	doc := d.Doc
+	t := bytes.TrimSpace(line)
+	if doc.Depth == 0 {
+		switch {
+		case !doc.InMessages:
+			doc.InMessages = bytes.HasPrefix(t, []byte(`"messages": [`)) || bytes.HasPrefix(t, []byte(`"messages":[`))
+		case bytes.HasPrefix(t, []byte("]")):
+			doc.InMessages = false
+		case bytes.HasPrefix(t, []byte("{")):
+			doc.Message = ""
+			d.gather(line)
+		}
+		return
+	}
+	d.gather(line)
+	if doc.Depth > 0 {
+		return
+	}
+	msg := strings.TrimSuffix(strings.TrimSpace(doc.Message), ",")
+	doc.Message = ""
+	if gjson.Valid(msg) {
+		d.message(gjson.Parse(msg), acc)
+	}
+}
+
+// gather adds a line to the message being gathered and follows its
+// brackets (outside strings). One too long is dropped whole.
+func (d *decoder) gather(line []byte) {
+	doc := d.Doc
+	if len(doc.Message)+len(line) > maxMessage {
+		doc.Message = "\x00" // never valid JSON: the message is passed over
+	} else {
+		doc.Message += string(line) + "\n"
+	}
+	in, esc := false, false
+	for _, c := range line {
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			doc.Depth++
+		case c == '}' || c == ']':
+			doc.Depth--
+		}
+	}
+	if doc.Depth < 0 {
+		doc.Depth = 0
 	}
 }
 

@@ -52,7 +52,7 @@ func TestDecoderRealSession(t *testing.T) {
 	check("files", f.Files, []string{"src/made.go", "app.txt"})
 	check("commands", f.Commands, []string{`go test ./... && echo "done"`}) // ls -la only looks
 	check("look only", f.LookOnly, 1)
-	check("checks", f.Checks, []handoff.Check{{Command: `go test ./... && echo "done"`, Outcome: handoff.Failed}})
+	check("checks", f.Checks, []handoff.Check{{Command: `go test ./...`, Outcome: handoff.Failed}})
 	check("prompts", f.Prompts, []string{`fix the <token> "refresh"`, "check app.txt", "and now?"})
 	check("last reply", f.LastAssistant, "third turn reply")
 	check("summary", f.CompactSummary, "SUMMARY-TEXT: app.txt was patched; go test fails.")
