@@ -151,7 +151,7 @@ func (h *Handoff) Redact(red func(string) string) {
 	for i := range h.Commits {
 		h.Commits[i].Subject = red(h.Commits[i].Subject)
 	}
-	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Outside, &h.Commands, &h.Errors, &h.Prompts, &h.Uncommitted, &h.InFlight} {
+	for _, list := range []*[]string{&h.Done, &h.Next, &h.Files, &h.Read, &h.Outside, &h.Commands, &h.Errors, &h.Prompts, &h.Uncommitted, &h.InFlight} {
 		for i := range *list {
 			(*list)[i] = red((*list)[i])
 		}

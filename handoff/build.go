@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -67,6 +68,7 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	h.Errors = append([]string(nil), f.Errors...)
 	h.Omitted = f.Omitted
 	h.State = f.State.Clone()
+	h.Read = slices.DeleteFunc(h.Read, func(r string) bool { return slices.Contains(h.Files, r) })
 	h.Plan = planOf(f.Plan)
 	prompts := f.Prompts
 	if len(prompts) > recentPrompts {

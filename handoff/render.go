@@ -104,7 +104,8 @@ type view struct {
 	Branch, Commit, Author, Version                        string
 	Dirty, Tokens                                          int
 	Summary, Goal, Now                                     string
-	Done, Next, Files, Outside, Commands, Errors, Prompts  *list
+	Done, Next, Files, Read, Outside, Commands, Errors     *list
+	Prompts                                                *list
 	Decisions                                              *decisions
 	LedgerPath                                             string
 }
@@ -117,7 +118,7 @@ func newView(h *Handoff) *view {
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
 		Summary: prose(h.Summary), Goal: prose(h.Goal), Now: prose(h.Now),
 		Done: newList(h.Done, false), Next: newList(h.Next, true), Files: newList(h.Files, false),
-		Outside:  newList(h.Outside, false),
+		Outside: newList(h.Outside, false), Read: newList(h.Read, true),
 		Commands: commandList(h.Commands), Errors: newList(h.Errors, false), Prompts: newList(h.Prompts, false),
 		LedgerPath: h.LedgerPath, state: cleanState(h.State), work: workOf(h),
 	}
@@ -252,7 +253,7 @@ func (v *view) forTemplate() map[string]any {
 	} else {
 		m["State"] = nil
 	}
-	for name, l := range map[string]*list{"Done": v.Done, "Next": v.Next, "Files": v.Files, "Outside": v.Outside,
+	for name, l := range map[string]*list{"Done": v.Done, "Next": v.Next, "Files": v.Files, "Read": v.Read, "Outside": v.Outside,
 		"Commands": v.Commands, "Errors": v.Errors, "Prompts": v.Prompts} {
 		if l != nil {
 			m[name] = l
@@ -274,7 +275,7 @@ func (v *view) forTemplate() map[string]any {
 func (v *view) shrink(excess int) bool {
 	var best *list
 	bestSize := 0
-	for _, l := range []*list{v.Done, v.Next, v.Files, v.Outside, v.Commands, v.Errors, v.Prompts} {
+	for _, l := range []*list{v.Done, v.Next, v.Files, v.Read, v.Outside, v.Commands, v.Errors, v.Prompts} {
 		if l == nil || len(l.Items) < 2 {
 			continue
 		}
@@ -391,13 +392,19 @@ func cleanState(s State) State {
 			out.InFlight = append(out.InFlight, f)
 		}
 	}
+	for _, p := range s.Read {
+		if p = itemText(p); p != "" {
+			out.Read = append(out.Read, p)
+		}
+	}
 	return out
 }
 
 // newStateView is the template's view of a clean state, nil when it says
-// nothing.
+// nothing its State section shows (the files read have a section of
+// their own).
 func newStateView(s State) *stateView {
-	if s.Empty() {
+	if shown := (State{Task: s.Task, Plan: s.Plan, Checks: s.Checks, Commits: s.Commits, Uncommitted: s.Uncommitted, InFlight: s.InFlight}); shown.Empty() {
 		return nil
 	}
 	return &stateView{State: s, Uncommitted: s.uncommittedLine()}

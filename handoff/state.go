@@ -37,6 +37,11 @@ type State struct {
 	MoreUncommitted int `json:"more_uncommitted,omitempty"`
 	// InFlight are the tool calls with no result when the facts were taken.
 	InFlight []string `json:"in_flight,omitempty"`
+	// Read is the working set: the files the session read or searched
+	// (its viewers, cat, sed -n, rg…) and did not change, the most read
+	// and most recently first. Injection names them after the files
+	// changed; the template lists them in a section of their own.
+	Read []string `json:"read,omitempty"`
 }
 
 // Markdown is s as a handoff's State section says it: one line per fact,
@@ -126,7 +131,7 @@ func (s *State) Worked() bool {
 
 // Empty reports whether s says nothing at all.
 func (s *State) Empty() bool {
-	return s.Task == "" && !s.Worked() && len(s.Uncommitted) == 0 && len(s.InFlight) == 0
+	return s.Task == "" && !s.Worked() && len(s.Uncommitted) == 0 && len(s.InFlight) == 0 && len(s.Read) == 0
 }
 
 // Clone returns a copy of s that shares no memory with it.
@@ -139,6 +144,7 @@ func (s State) Clone() State {
 	s.Commits = slices.Clone(s.Commits)
 	s.Uncommitted = slices.Clone(s.Uncommitted)
 	s.InFlight = slices.Clone(s.InFlight)
+	s.Read = slices.Clone(s.Read)
 	return s
 }
 

@@ -141,7 +141,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newStatusCmd(a), newSyncCmd(a), newConfigCmd(a), newDisableCmd(a, true), newDisableCmd(a, false), newPruneCmd(a), newDemoCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newUninstallCmd(a), newDoctorCmd(a), newScanCmd(a), newStatusCmd(a), newSyncCmd(a), newConfigCmd(a), newDisableCmd(a, true), newDisableCmd(a, false), newPruneCmd(a), newDemoCmd(a), newEvalCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
@@ -158,7 +158,7 @@ var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
 	"constraint": true, "decide": true, "show": true, "list": true, "log": true, "search": true, "lint": true,
 	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
-	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true, "status": true, "sync": true, "resume": true,
+	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true, "status": true, "sync": true, "resume": true, "eval": true,
 }
 
 // project opens the project the working directory belongs to.

@@ -241,6 +241,7 @@ func Render(in Input) string {
 				block{title: "Decisions", items: ds, keep: -1, more: "the ledger"},
 				block{title: "Open questions", items: l.Questions, keep: 1, more: "the ledger"},
 				block{title: "Files", items: l.Files, keep: -1, more: "the ledger"},
+				readBlock(in),
 				block{title: "Done", items: l.Done, keep: -1, more: "the ledger"},
 				block{title: "Notes", fit: func(room int, m measure) string { return notes(in.Notes, room, in.LedgerPath, m) }},
 			)
@@ -249,7 +250,7 @@ func Render(in Input) string {
 		blocks = append(blocks, block{title: "Problem", text: sayProblem(in.LedgerProblem)},
 			block{title: "Ledger text", text: strings.TrimSpace(string(in.LedgerRaw))})
 		if !short {
-			blocks = append(blocks, handoffBlock(in), endedBlock(in))
+			blocks = append(blocks, handoffBlock(in), endedBlock(in), readBlock(in))
 		}
 	}
 
@@ -406,6 +407,21 @@ func openErrors(w handoff.Work) []string {
 		open = append(open, "- "+strings.Join(strings.Fields(clean(e)), " "))
 	}
 	return open
+}
+
+// readBlock is the handoff's working set: the files the session read and
+// did not change, the most used first (the first kept when cut).
+func readBlock(in Input) block {
+	if in.Handoff == nil {
+		return block{}
+	}
+	var items []string
+	for _, p := range in.Handoff.State.Read {
+		if p = strings.TrimSpace(clean(p)); p != "" {
+			items = append(items, p)
+		}
+	}
+	return block{title: sayReadTitle(), items: items, keep: 1, more: "the handoff"}
 }
 
 // endedBlock gives each other session that ended since the stream was

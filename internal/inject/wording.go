@@ -225,6 +225,10 @@ func sayLeftOut(blocks []string) string {
 	return "Left out for room (in the files below): " + strings.Join(blocks, ", ") + "."
 }
 
+// sayReadTitle heads the working set: the files the session read and did
+// not change.
+func sayReadTitle() string { return "Files read (not changed), most used first" }
+
 // sayEndedTitle heads the lines of the other sessions that ended since
 // the stream was last given to a model.
 func sayEndedTitle() string { return "Other sessions since this stream was last given to a model" }

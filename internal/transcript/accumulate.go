@@ -38,10 +38,11 @@ const (
 // state round-trips through encoding/json (redacted), so that a checkpoint
 // can resume it.
 type Accumulator struct {
-	root   string
-	red    func(string) string
-	checks []*regexp.Regexp
-	st     accState
+	root      string
+	red       func(string) string
+	checks    []*regexp.Regexp
+	readLimit int // the working set the facts list: MaxRead when 0
+	st        accState
 }
 
 // NewAccumulator returns an empty accumulator: paths are made relative to
@@ -75,6 +76,15 @@ type accState struct {
 	Before item `json:"before"`
 
 	LookOnly int `json:"look_only,omitempty"`
+
+	// Seen is the working set (files read or searched), weighed by
+	// Calls, the tool calls seen so far; Turns counts the prompts, Made
+	// the commits (however many are kept), Ran names the check run last.
+	Seen  []seen `json:"seen,omitempty"`
+	Calls int    `json:"calls,omitempty"`
+	Turns int    `json:"turns,omitempty"`
+	Made  int    `json:"made,omitempty"`
+	Ran   string `json:"ran,omitempty"`
 
 	Summary     string `json:"summary,omitempty"`
 	Compactions int    `json:"compactions,omitempty"`
@@ -135,6 +145,8 @@ type call struct {
 	Tool    string    `json:"tool,omitempty"`
 	Command string    `json:"command,omitempty"` // redacted
 	Files   []string  `json:"files,omitempty"`   // as the facts list them
+	Reads   []string  `json:"reads,omitempty"`   // the files it reads, as the working set lists them
+	At      int       `json:"at,omitempty"`      // the tool call it is, counted from the session's first
 	Plan    *PlanEdit `json:"plan,omitempty"`
 	Check   string    `json:"check,omitempty"` // the check it runs
 	Running bool      `json:"running,omitempty"`
@@ -153,6 +165,7 @@ func (a *Accumulator) Add(o Observation) {
 	case Prompt:
 		if o.Agent == "" {
 			if t := cleanText(o.Text); t != "" {
+				a.st.Turns++
 				a.st.Prompts = AppendLast(a.st.Prompts, MaxPrompts, a.item(o.Time, a.keep(t, MaxPromptRunes)))
 			}
 		}
@@ -240,10 +253,20 @@ func (a *Accumulator) source(agent, t string) *source {
 
 func (a *Accumulator) call(o Observation) {
 	src := a.source(o.Agent, o.Time)
-	c := call{ID: strings.Clone(o.ID), T: strings.Clone(o.Time), E: a.st.Compactions, Tool: strings.Clone(o.Tool)}
+	a.st.Calls++
+	c := call{ID: strings.Clone(o.ID), T: strings.Clone(o.Time), E: a.st.Compactions, Tool: strings.Clone(o.Tool), At: a.st.Calls}
 	for _, f := range o.Files {
 		if p := a.rel(f); p != "" && !slices.Contains(c.Files, p) {
 			c.Files = append(c.Files, p)
+		}
+	}
+	reads := o.Reads
+	if cmd := strings.TrimSpace(o.Command); cmd != "" {
+		reads = append(slices.Clip(reads), ReadTargets(cmd, o.Dir)...)
+	}
+	for _, f := range reads {
+		if p := a.rel(f); a.readable(p) && !slices.Contains(c.Reads, p) {
+			c.Reads = append(c.Reads, p)
 		}
 	}
 	if o.Plan != nil && o.Agent == "" {
@@ -356,6 +379,7 @@ func (a *Accumulator) commit(cm handoff.Commit) {
 			return
 		}
 	}
+	a.st.Made++
 	a.st.Commits = AppendLast(a.st.Commits, maxCommits, cm)
 }
 
@@ -370,6 +394,7 @@ func (a *Accumulator) runCheck(k, outcome string, failing []string) {
 		i = len(a.st.Checks) - 1
 	}
 	c := &a.st.Checks[i]
+	a.st.Ran = c.Command
 	if c.Outcome == handoff.Failed {
 		c.FailedBefore = true
 	}
@@ -384,6 +409,9 @@ func (a *Accumulator) runCheck(k, outcome string, failing []string) {
 func (a *Accumulator) apply(src *source, c call) {
 	for _, p := range c.Files {
 		a.addFile(src, c, p)
+	}
+	for _, p := range c.Reads {
+		a.st.read(p, c.At)
 	}
 	if c.Plan != nil && src == &a.st.Main {
 		a.plan(*c.Plan, true)
@@ -525,11 +553,16 @@ func (a *Accumulator) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Progress is how far the observations so far go, in counts.
+func (a *Accumulator) Progress() Progress {
+	return Progress{Turns: a.st.Turns, Calls: a.st.Calls, Compactions: a.st.Compactions, Commits: a.st.Made, LastCheck: a.st.Ran}
+}
+
 // Facts is what the observations so far say. Calls still awaiting their
 // result count as done and are listed in flight. The accumulator is left
 // as it was: more observations can follow.
 func (a *Accumulator) Facts() *handoff.Facts {
-	settled := Accumulator{root: a.root, red: a.red, st: a.st.clone()}
+	settled := Accumulator{root: a.root, red: a.red, readLimit: a.readLimit, st: a.st.clone()}
 	var inFlight []string
 	for _, src := range settled.st.sources() {
 		for _, c := range src.Pending {
@@ -540,6 +573,7 @@ func (a *Accumulator) Facts() *handoff.Facts {
 	}
 	f := settled.st.facts()
 	f.InFlight = inFlight
+	f.Read = settled.st.workingSet(f.Files, cmp.Or(a.readLimit, MaxRead))
 	if f.LastAssistant != "" {
 		f.LastAssistant = a.keep(f.LastAssistant, MaxTextRunes)
 		if f.Since != nil && f.Since.LastAssistant != "" {
@@ -727,6 +761,7 @@ func (st *accState) clone() accState {
 	}
 	cp.State = st.State.Clone()
 	cp.Prompts = slices.Clone(st.Prompts)
+	cp.Seen = slices.Clone(st.Seen)
 	return cp
 }
 

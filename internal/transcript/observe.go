@@ -26,6 +26,9 @@ import (
 //	a tool call                     Observation{Kind: Call, ID, Tool, and what it does:
 //	                                  Command (a shell command, as it ran),
 //	                                  Files (paths it writes, edits, deletes or moves),
+//	                                  Reads (paths it reads or searches: a file viewer's, a
+//	                                  search tool's; a command's own are found in it),
+//	                                  Dir (where the command runs, when not the session's cwd),
 //	                                  Plan (a change to the agent's plan or todo list)}
 //	the call's result               Observation{Kind: Result, ID, Failed or Exit, Text (its output)};
 //	                                  Running: the command goes on, its exit comes in a later
@@ -67,6 +70,8 @@ type Observation struct {
 	Tool    string    // Call: the tool's name, as the host calls it
 	Command string    // Call: a shell command, as it ran
 	Files   []string  // Call: the files it writes, edits, deletes or moves (either end of a move)
+	Reads   []string  // Call: the files it reads or searches (a shell command's are read from it)
+	Dir     string    // Call: the directory its command runs in, when not the session's
 	Plan    *PlanEdit // Call (applied when it succeeds), Plan
 
 	Failed  bool   // Result: the call failed
@@ -133,6 +138,37 @@ type CheckPatterns interface {
 	Decoder
 	SetCheckPatterns(res []*regexp.Regexp)
 }
+
+// Progress is how far a decoder's records go, in counts: where a session's
+// turns, tool calls, compactions and commits fall (continuity eval's split
+// points), read without making the facts.
+type Progress struct {
+	Turns       int    // the person's prompts
+	Calls       int    // tool calls, subagents' included
+	Compactions int    // compaction summaries
+	Commits     int    // commits the session's commands made
+	LastCheck   string // the check command run last, "" when none
+}
+
+// Counter is a Decoder that tells its Progress: every decoder NewDecoder
+// returns.
+type Counter interface {
+	Decoder
+	Progress() Progress
+}
+
+// Progress is the accumulator's.
+func (p *pipeline) Progress() Progress { return p.acc.Progress() }
+
+// ReadLimit is a Decoder whose facts can list a larger working set than
+// MaxRead (up to every file it weighs): every decoder NewDecoder returns.
+type ReadLimit interface {
+	Decoder
+	SetReadLimit(n int)
+}
+
+// SetReadLimit sets how many files the facts' working set lists.
+func (p *pipeline) SetReadLimit(n int) { p.acc.readLimit = n }
 
 // SetCheckPatterns passes a project's own check commands to the accumulator.
 func (p *pipeline) SetCheckPatterns(res []*regexp.Regexp) { p.acc.SetCheckPatterns(res) }

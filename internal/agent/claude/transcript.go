@@ -294,7 +294,8 @@ func assistant(agent string, r record, content []byte, model string, usage []byt
 }
 
 // toolCall is the observation of one tool call: the files the edit tools
-// write, Bash's command, the task tools' changes to the plan.
+// write, the files Read reads and Grep searches, Bash's command, the task
+// tools' changes to the plan.
 func toolCall(agent, ts, id, name string, in gjson.Result) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Call, Time: ts, Agent: agent, ID: id, Tool: name}
 	switch name {
@@ -302,6 +303,12 @@ func toolCall(agent, ts, id, name string, in gjson.Result) transcript.Observatio
 		o.Files = []string{in.Get("file_path").Str}
 	case "NotebookEdit":
 		o.Files = []string{in.Get("notebook_path").Str}
+	case "Read":
+		o.Reads = []string{in.Get("file_path").Str}
+	case "NotebookRead":
+		o.Reads = []string{in.Get("notebook_path").Str}
+	case "Grep":
+		o.Reads = []string{transcript.NamesFile(in.Get("path").Str)}
 	case "Bash":
 		o.Command = in.Get("command").Str
 	case "TaskCreate":

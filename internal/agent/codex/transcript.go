@@ -236,7 +236,7 @@ func (d *records) functionCall(p gjson.Result, ts string, acc *transcript.Accumu
 		return
 	}
 	d.remember(id, name)
-	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name, Command: cmd})
+	acc.Add(transcript.Observation{Kind: transcript.Call, Time: ts, ID: id, Tool: name, Command: cmd, Dir: args.Get("workdir").Str})
 }
 
 // remember notes the tool of a call awaiting its output.

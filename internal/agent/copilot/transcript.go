@@ -86,7 +86,7 @@ func (*records) Record(rec []byte, acc *transcript.Accumulator) {
 }
 
 // toolCall is a call: the command a bash call runs, the file a create or
-// edit call writes.
+// edit call writes, the file a view reads or a search searches.
 func toolCall(data gjson.Result, ts string) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Call, Time: ts, ID: data.Get("toolCallId").Str, Tool: data.Get("toolName").Str}
 	args := data.Get("arguments")
@@ -97,6 +97,10 @@ func toolCall(data gjson.Result, ts string) transcript.Observation {
 		if p := args.Get("path").Str; p != "" {
 			o.Files = []string{p}
 		}
+	case "view", "read_file": // a file or a directory (CLI); VS Code's agent reads a file
+		o.Reads = []string{transcript.NamesFile(args.Get("path").Str), args.Get("filePath").Str}
+	case "rg", "grep", "grep_search":
+		o.Reads = []string{transcript.NamesFile(args.Get("paths").Str), transcript.NamesFile(args.Get("path").Str)}
 	}
 	return o
 }

@@ -93,7 +93,8 @@ func content(role string, c gjson.Result, ts string) (transcript.Observation, bo
 	return transcript.Observation{}, false
 }
 
-// toolUse is a call: the command Execute runs, the file a writing tool writes.
+// toolUse is a call: the command Execute runs, the file a writing tool
+// writes, the file Read reads or Grep searches.
 func toolUse(c gjson.Result, ts string) transcript.Observation {
 	o := transcript.Observation{Kind: transcript.Call, Time: ts, ID: c.Get("id").Str, Tool: c.Get("name").Str}
 	in := c.Get("input")
@@ -104,6 +105,10 @@ func toolUse(c gjson.Result, ts string) transcript.Observation {
 		if p := in.Get("file_path").Str; p != "" {
 			o.Files = []string{p}
 		}
+	case "Read":
+		o.Reads = []string{in.Get("file_path").Str}
+	case "Grep":
+		o.Reads = []string{transcript.NamesFile(in.Get("path").Str)}
 	}
 	return o
 }

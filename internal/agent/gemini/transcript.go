@@ -173,6 +173,16 @@ func (d *decoder) toolCall(c gjson.Result, ts string, acc *transcript.Accumulato
 		call.Files = []string{args.Get("file_path").Str}
 	case "run_shell_command":
 		call.Command = args.Get("command").Str
+		call.Dir = args.Get("dir_path").Str
+	case "read_file":
+		call.Reads = []string{args.Get("file_path").Str, args.Get("absolute_path").Str}
+	case "read_many_files":
+		args.Get("paths").ForEach(func(_, p gjson.Result) bool {
+			call.Reads = append(call.Reads, transcript.NamesFile(p.Str))
+			return true
+		})
+	case "grep_search", "search_file_content":
+		call.Reads = []string{transcript.NamesFile(args.Get("dir_path").Str), transcript.NamesFile(args.Get("path").Str)}
 	case "write_todos":
 		e := &transcript.PlanEdit{Op: transcript.Set}
 		args.Get("todos").ForEach(func(_, t gjson.Result) bool {
