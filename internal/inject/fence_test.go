@@ -71,8 +71,8 @@ func FuzzQuote(f *testing.F) {
 		h := goldenHandoff()
 		h.Sections["Summary"] = a + "\n" + b
 		in := Input{Source: "startup", Name: "auth", LedgerPath: "thoughts/" + a + "/CONTINUITY_auth.md", Ledger: l, Notes: b + "\n" + a,
-			Handoff: h, HandoffPath: "thoughts/shared/handoffs/" + b + "/h.md", Now: now, LedgerFrom: "worktree " + a,
-			Others: []Other{{Agent: "claude", Worktree: "../" + b, Branch: a, Files: []string{a}}},
+			Handoff: h, HandoffPath: "thoughts/shared/handoffs/" + b + "/h.md", Now: now, LedgerFrom: "worktree " + Word(a),
+			Others:    []Other{{Agent: "claude", Worktree: Word("../" + b), Branch: a, Files: []string{a}}},
 			Recovered: []Recovery{{Session: "s", Why: "x", Path: "thoughts/" + b}}}
 		checkFence(t, Render(in))
 	})
@@ -88,8 +88,8 @@ func TestFenceImitations(t *testing.T) {
 			h := goldenHandoff()
 			h.Sections["Summary"] = a + "\n" + b
 			in := Input{Source: "startup", Name: "auth", LedgerPath: "thoughts/" + a + "/CONTINUITY_auth.md", Ledger: l, Notes: b + "\n" + a,
-				Handoff: h, HandoffPath: "thoughts/shared/handoffs/" + b + "/h.md", Now: now, LedgerFrom: "worktree " + a,
-				Others: []Other{{Agent: "claude", Worktree: "../" + b, Branch: a, Files: []string{a}}},
+				Handoff: h, HandoffPath: "thoughts/shared/handoffs/" + b + "/h.md", Now: now, LedgerFrom: "worktree " + Word(a),
+				Others:    []Other{{Agent: "claude", Worktree: Word("../" + b), Branch: a, Files: []string{a}}},
 				Recovered: []Recovery{{Session: "s", Why: "x", Path: "thoughts/" + b}}}
 			checkFence(t, Render(in))
 		}

@@ -21,26 +21,26 @@ import (
 
 // sayHeader is the first line.
 func sayHeader(name, ledgerPath, source string, refresh bool, updated string) string {
-	s := "continuity: the ledger of work stream " + strconv.Quote(name) + " (" + word(ledgerPath) + "), restored"
+	s := "continuity: the ledger of work stream " + strconv.Quote(name) + " (" + Word(ledgerPath) + "), restored"
 	if refresh {
 		s += " after the context was compacted"
 	} else {
 		s += " at session start (" + source + ")"
 	}
 	if updated != "" {
-		s += "; last updated " + word(updated)
+		s += "; last updated " + Word(updated)
 	}
 	return s + "."
 }
 
-// word is a value from the repository (a path, a file or folder name, a
+// Word is a value from the repository (a path, a file or folder name, a
 // branch, a ledger field such as updated) as it may stand in one of
 // continuity's own lines, outside the fence: as it is when it holds only
 // characters a path or a time is made of (ASCII letters and digits and
 // . _ - / \ : + @ ~ ,), else Go-quoted, so no break, space, invisible or
 // look-alike character in it can start a line or read as continuity's
 // words.
-func word(s string) string {
+func Word(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._-/\\:+@~,", c) >= 0) {
@@ -57,9 +57,9 @@ func sayCLI() string {
 
 // sayFiles is where the whole files are: always the last line.
 func sayFiles(ledgerPath, handoffPath string) string {
-	s := "Full files: " + word(ledgerPath)
+	s := "Full files: " + Word(ledgerPath)
 	if handoffPath != "" {
-		s += " (ledger), " + word(handoffPath) + " (latest handoff)"
+		s += " (ledger), " + Word(handoffPath) + " (latest handoff)"
 	}
 	return s + "."
 }
@@ -134,11 +134,11 @@ func sayMessage(name, now, handoff, ledgerPath, problem string) string {
 // sayRecovered is an earlier session that ended without a handoff,
 // recovered at this start: a line under the first.
 func sayRecovered(r Recovery) string {
-	s := "The previous session (" + word(r.Session) + ") ended without a handoff (" + r.Why + ");"
+	s := "The previous session (" + Word(r.Session) + ") ended without a handoff (" + r.Why + ");"
 	if r.Path != "" {
-		return s + " recovered from its transcript: " + word(r.Path) + "."
+		return s + " recovered from its transcript: " + Word(r.Path) + "."
 	}
-	return s + " its handoff will be recovered from its transcript into " + word(r.Dir) + " " + r.When + "."
+	return s + " its handoff will be recovered from its transcript into " + Word(r.Dir) + " " + r.When + "."
 }
 
 // sayRecoveredMessage is the same, appended to the line shown to the person.
@@ -177,7 +177,7 @@ func sayFrom(where string) string { return "from " + where }
 // sayLedgerFrom says that goal, now and next below come from another
 // worktree's copy of the ledger, changed there later.
 func sayLedgerFrom(where string) string {
-	return "Goal, now and next below are from this stream's ledger in " + word(where) + " (changed there after this worktree's copy)."
+	return "Goal, now and next below are from this stream's ledger in " + where + " (changed there after this worktree's copy)."
 }
 
 // maxOthers is how many other sessions the injected context names: one or
@@ -193,9 +193,9 @@ func OthersText(others []Other, now time.Time) string {
 			lines[len(lines)-1] += fmt.Sprintf(" (and %d more: `continuity status`)", len(others)-maxOthers)
 			break
 		}
-		s := "Also at work: " + hosts.TitleOf(o.Agent) + " in " + word(o.Worktree)
+		s := "Also at work: " + hosts.TitleOf(o.Agent) + " in " + o.Worktree
 		if o.Branch != "" {
-			s += " (branch " + word(o.Branch) + ")"
+			s += " (branch " + Word(o.Branch) + ")"
 		}
 		if o.Stream {
 			s += " has worked on this stream"
@@ -208,7 +208,7 @@ func OthersText(others []Other, now time.Time) string {
 		if len(o.Files) > 0 {
 			fs := make([]string, len(o.Files))
 			for i, f := range o.Files {
-				fs[i] = word(f)
+				fs[i] = Word(f)
 			}
 			if len(fs) > 3 {
 				fs = append(fs[:3:3], fmt.Sprintf("%d more", len(o.Files)-3))
