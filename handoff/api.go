@@ -10,37 +10,6 @@ import (
 	"github.com/continuity-md/continuity/ledger"
 )
 
-// Task is one of the agent's tasks (TaskCreate/TaskUpdate, or TodoWrite).
-type Task struct {
-	ID      string `json:"id,omitempty"`
-	Subject string `json:"subject"`
-	Status  string `json:"status"` // pending, in_progress, completed, deleted
-}
-
-// Outcomes of a check (see Check).
-const (
-	Passed  = "passed"
-	Failed  = "failed"
-	Unknown = "unknown" // the output was piped away: the exit status is another command's
-	Running = "running" // no result yet when the facts were taken
-)
-
-// Check is the last run of one test, build, lint or typecheck command.
-type Check struct {
-	Command string   `json:"command"`           // as it ran, on one line
-	Outcome string   `json:"outcome"`           // Passed, Failed, Unknown or Running
-	Failing []string `json:"failing,omitempty"` // the failing tests' names, where the output gives them
-	// FailedBefore says an earlier run of the same command failed: with
-	// Outcome Passed, the failure is resolved.
-	FailedBefore bool `json:"failed_before,omitempty"`
-}
-
-// Commit is a commit the session made.
-type Commit struct {
-	Hash    string `json:"hash"`
-	Subject string `json:"subject"`
-}
-
 // Facts is what a transcript says about a session: its State (the plan,
 // checks, commits and calls in flight; the task and uncommitted paths
 // come from the ledger and git), and the lists and texts a handoff shows.

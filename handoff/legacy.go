@@ -93,10 +93,12 @@ var stateLabel = sync.OnceValue(func() *regexp.Regexp {
 func parseStateMarkdown(section string) State {
 	var st State
 	part := ""
+	listed := false // the part's label is a list item ("- Plan:"): its items are indented below it
 	for _, line := range strings.Split(section, "\n") {
 		t := strings.TrimSpace(line)
-		if m := stateLabel().FindStringSubmatch(t); m != nil && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
-			part = strings.ToLower(m[1])
+		indented := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+		if m := stateLabel().FindStringSubmatch(t); m != nil && !indented {
+			part, listed = strings.ToLower(m[1]), strings.HasPrefix(t, "- ")
 			val := strings.TrimSpace(m[2])
 			switch part {
 			case "task":
@@ -119,11 +121,15 @@ func parseStateMarkdown(section string) State {
 			continue
 		}
 		if strings.HasPrefix(t, "### ") {
-			part = strings.ToLower(strings.TrimSpace(t[4:]))
+			part, listed = strings.ToLower(strings.TrimSpace(t[4:])), false
 			continue
 		}
 		item, ok := strings.CutPrefix(t, "- ")
 		if !ok || item == "" {
+			continue
+		}
+		if listed && !indented { // a fact this reader does not know ends the part
+			part = ""
 			continue
 		}
 		switch part {

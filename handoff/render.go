@@ -350,9 +350,12 @@ type stateView struct {
 const maxUncommitted = 20
 
 // cleanState is s with each text on one line and cut to size, the
-// uncommitted paths bounded, the empty items left out.
+// uncommitted paths bounded, the empty items left out. A field it does not
+// name (a count) is kept as it is.
 func cleanState(s State) State {
-	out := State{Task: itemText(s.Task)}
+	out := s.Clone()
+	out.Task = itemText(s.Task)
+	out.Plan, out.Checks, out.Commits = nil, nil, nil
 	for _, t := range s.Plan {
 		if t.Subject = itemText(t.Subject); t.Subject != "" {
 			t.ID, t.Status = itemText(t.ID), itemText(t.Status)
@@ -377,24 +380,22 @@ func cleanState(s State) State {
 			out.Commits = append(out.Commits, Commit{Hash: hash, Subject: itemText(c.Subject)})
 		}
 	}
-	for _, p := range s.Uncommitted {
-		if p = itemText(p); p != "" {
-			out.Uncommitted = append(out.Uncommitted, p)
-		}
-	}
+	out.Uncommitted = oneLines(s.Uncommitted)
 	if n := len(out.Uncommitted); n > maxUncommitted {
 		out.Uncommitted, out.MoreUncommitted = out.Uncommitted[:maxUncommitted], s.MoreUncommitted+n-maxUncommitted
-	} else {
-		out.MoreUncommitted = s.MoreUncommitted
 	}
-	for _, f := range s.InFlight {
-		if f = itemText(f); f != "" {
-			out.InFlight = append(out.InFlight, f)
-		}
-	}
-	for _, p := range s.Read {
-		if p = itemText(p); p != "" {
-			out.Read = append(out.Read, p)
+	out.InFlight = oneLines(s.InFlight)
+	out.Read = oneLines(s.Read)
+	return out
+}
+
+// oneLines is items, each on one line and cut to size, the empty ones
+// left out; nil when none is left.
+func oneLines(items []string) []string {
+	var out []string
+	for _, it := range items {
+		if it = itemText(it); it != "" {
+			out = append(out, it)
 		}
 	}
 	return out

@@ -44,6 +44,40 @@ type State struct {
 	Read []string `json:"read,omitempty"`
 }
 
+// Task is one of the agent's tasks (TaskCreate/TaskUpdate, or TodoWrite).
+type Task struct {
+	ID      string `json:"id,omitempty"`
+	Subject string `json:"subject"`
+	Status  string `json:"status"` // pending, in_progress, completed, deleted
+}
+
+// Outcomes of a check (see Check).
+const (
+	Passed  = "passed"
+	Failed  = "failed"
+	Unknown = "unknown" // the output was piped away: the exit status is another command's
+	Running = "running" // no result yet when the facts were taken
+)
+
+// Check is the last run of one test, build, lint or typecheck command.
+type Check struct {
+	Command string   `json:"command"`           // as it ran, on one line
+	Outcome string   `json:"outcome"`           // Passed, Failed, Unknown or Running
+	Failing []string `json:"failing,omitempty"` // the failing tests' names, where the output gives them
+	// FailedBefore says an earlier run of the same command failed: with
+	// Outcome Passed, the failure is resolved.
+	FailedBefore bool `json:"failed_before,omitempty"`
+	// Tests is how many tests the run said it ran, in its tool's words; 0
+	// when it did not say.
+	Tests int `json:"tests,omitempty"`
+}
+
+// Commit is a commit the session made.
+type Commit struct {
+	Hash    string `json:"hash"`
+	Subject string `json:"subject"`
+}
+
 // Markdown is s as a handoff's State section says it: one line per fact,
 // a list's items indented below its label. The built-in template writes
 // it and injection repeats it; s is expected clean (each text on one line,
@@ -71,6 +105,9 @@ func (s State) Markdown() string {
 		for _, c := range s.Checks {
 			b.WriteString("  - " + c.Line() + "\n")
 		}
+	}
+	if n := s.TestsRun(); n > 0 {
+		fmt.Fprintf(&b, "- Tests run: %d\n", n)
 	}
 	if len(s.Commits) > 0 {
 		b.WriteString("- Commits:\n")
@@ -122,6 +159,15 @@ func (c Check) Line() string {
 		s += resolvedCheck
 	}
 	return s
+}
+
+// TestsRun is how many tests the last run of each check said it ran.
+func (s *State) TestsRun() int {
+	n := 0
+	for _, c := range s.Checks {
+		n += c.Tests
+	}
+	return n
 }
 
 // Worked reports whether s says work was done: a plan, a check or a commit.

@@ -187,6 +187,11 @@ func fetchSoon(p *workspace.Workspace, e Env) error {
 // keeps how it went in local state for doctor and status. It prints
 // nothing.
 func Background(p *workspace.Workspace, e Env, kind string) error {
+	return locked(p, e, kind, nil)
+}
+
+// locked runs one push or fetch under the clone's lock for it.
+func locked(p *workspace.Workspace, e Env, kind string, progress io.Writer) error {
 	limit := travel.PushTimeout
 	if kind == "fetch" {
 		limit = travel.FetchTimeout
@@ -199,7 +204,7 @@ func Background(p *workspace.Workspace, e Env, kind string) error {
 		return fmt.Errorf("another %s held the lock: %v", kind, err)
 	}
 	defer func() { _ = lock.Unlock() }()
-	_, err = runTransfer(ctx, p, e, kind, nil)
+	_, err = runTransfer(ctx, p, e, kind, progress)
 	return err
 }
 
@@ -304,15 +309,14 @@ func Sync(p *workspace.Workspace, e Env, stream string, progress io.Writer) (Syn
 		}
 		rep.Recorded = true
 	}
-	ctx := context.Background()
-	_, perr := runTransfer(ctx, p, e, "push", progress)
+	perr := locked(p, e, "push", progress)
 	rep.Pushed = perr == nil
 	ferr := error(nil)
 	if rep.Remote != "" {
-		_, ferr = runTransfer(ctx, p, e, "fetch", progress)
+		ferr = locked(p, e, "fetch", progress)
 		rep.Fetched = ferr == nil
 	}
-	rep.Snapshots, _ = tr.List(ctx, "", rep.Machine)
+	rep.Snapshots, _ = tr.List(context.Background(), "", rep.Machine)
 	return rep, errors.Join(perr, ferr)
 }
 
@@ -496,6 +500,20 @@ type SyncStatus struct {
 	Problem string `json:"problem,omitempty"`
 }
 
+// running reports whether a push or fetch (kind) holds the clone's lock
+// now: one begun and not over whose lock is free was killed.
+func running(p *workspace.Workspace, kind string) bool {
+	lock := flock.New(p.Local.SyncLock(kind))
+	ok, err := lock.TryLock()
+	if err != nil {
+		return true // cannot tell: say nothing
+	}
+	if ok {
+		_ = lock.Unlock()
+	}
+	return !ok
+}
+
 // SyncState reads the state of sync.
 func SyncState(p *workspace.Workspace, now time.Time) SyncStatus {
 	st := SyncStatus{Mode: p.Config.Sync}
@@ -510,7 +528,7 @@ func SyncState(p *workspace.Workspace, now time.Time) SyncStatus {
 		limit time.Duration
 	}{{"push", s.Push, 2 * travel.PushTimeout}, {"fetch", s.Fetch, 2 * travel.FetchTimeout}} {
 		switch {
-		case r.run.Unfinished(now, r.limit):
+		case r.run.Unfinished(now, r.limit) || r.run.Unfinished(now, 0) && !running(p, r.kind):
 			st.Problem = fmt.Sprintf("the %s begun %s ago never finished (its process was stopped); the next hook or `continuity sync` tries again", r.kind, inject.Age(now.Sub(r.run.Started)))
 		case !r.run.At.IsZero() && !r.run.OK && st.Problem == "":
 			st.Problem = fmt.Sprintf("the last %s (%s ago) failed: %s", r.kind, inject.Age(now.Sub(r.run.At)), r.run.Error)

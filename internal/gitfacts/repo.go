@@ -160,6 +160,21 @@ func FullCommit(r Repo) string {
 
 // resolveRef resolves one level of ref: a loose file (which may itself be
 // symbolic) in the worktree's or the common git directory, then packed-refs.
+// RefValue is the object ref (a full name, "refs/…") points at, read from
+// the ref files without running git: "" when the ref does not exist. ok is
+// false when the files cannot say (a reftable repository, a symbolic
+// ref): ask git then.
+func RefValue(r Repo, ref string) (sha string, ok bool) {
+	if reftable(r) || !strings.HasPrefix(ref, "refs/") {
+		return "", false
+	}
+	next, sha := resolveRef(r, ref)
+	if next != "" {
+		return "", false
+	}
+	return sha, true
+}
+
 func resolveRef(r Repo, ref string) (next, sha string) {
 	if strings.Contains(ref, "..") {
 		return "", ""

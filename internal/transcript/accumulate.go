@@ -283,7 +283,7 @@ func (a *Accumulator) call(o Observation) {
 		}
 		if k := CheckOf(c.Command, a.checks); k != "" {
 			c.Check = k
-			a.runCheck(k, handoff.Running, nil)
+			a.runCheck(k, handoff.Running, nil, 0)
 		}
 	}
 	if len(src.Pending) >= maxPending {
@@ -329,7 +329,7 @@ func (a *Accumulator) result(o Observation) {
 		if outcome == handoff.Failed {
 			names = failingNames(o.Text)
 		}
-		a.runCheck(c.Check, outcome, names)
+		a.runCheck(c.Check, outcome, names, testsRun(o.Text))
 	}
 	if failed {
 		if i < 0 && !o.Failed && o.Exit == nil {
@@ -384,7 +384,7 @@ func (a *Accumulator) commit(cm handoff.Commit) {
 }
 
 // runCheck records a run of check k.
-func (a *Accumulator) runCheck(k, outcome string, failing []string) {
+func (a *Accumulator) runCheck(k, outcome string, failing []string, tests int) {
 	i := slices.IndexFunc(a.st.Checks, func(c handoff.Check) bool { return c.Command == k })
 	if i < 0 {
 		if len(a.st.Checks) >= maxChecks {
@@ -398,7 +398,7 @@ func (a *Accumulator) runCheck(k, outcome string, failing []string) {
 	if c.Outcome == handoff.Failed {
 		c.FailedBefore = true
 	}
-	c.Outcome = outcome
+	c.Outcome, c.Tests = outcome, tests
 	c.Failing = nil
 	for _, n := range failing {
 		c.Failing = append(c.Failing, a.keep(n, 120))

@@ -168,7 +168,7 @@ func TestFailingRunStaysOpen(t *testing.T) {
 			cut = append(cut, o)
 		}
 		f := accumulate(cut)
-		want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed, Failing: []string{"TestDiv"}}}
+		want := []handoff.Check{{Command: "go test ./...", Outcome: handoff.Failed, Failing: []string{"TestDiv"}, Tests: 1}} // its output names one test
 		if !reflect.DeepEqual(f.Checks, want) {
 			t.Errorf("%s: checks %+v, want %+v", host, f.Checks, want)
 		}
@@ -297,5 +297,22 @@ func TestRedactedBeforeKept(t *testing.T) {
 		if strings.Contains(string(b), "sk-live") || !strings.Contains(string(b), "[REDACTED]") {
 			t.Errorf("a secret kept, or nothing redacted: %s", b)
 		}
+	}
+}
+
+// TestAccumulateTestsRun: the tests a check's output says ran reach the
+// facts' State; another check that counts none (a build) adds none.
+func TestAccumulateTestsRun(t *testing.T) {
+	a := NewAccumulator(accRoot, nil)
+	for _, o := range []Observation{
+		{Kind: Call, ID: "b1", Tool: "Bash", Command: "pytest -q"},
+		{Kind: Result, ID: "b1", Failed: true, Exit: Exit(1), Text: "=========== 1 failed, 4 passed in 0.20s ===========\n"},
+		{Kind: Call, ID: "b2", Tool: "Bash", Command: "go build ./..."},
+		{Kind: Result, ID: "b2", Text: ""},
+	} {
+		a.Add(o)
+	}
+	if f := a.Facts(); f.TestsRun() != 5 || len(f.Checks) != 2 || f.Checks[0].Tests != 5 {
+		t.Errorf("tests run %d, checks %+v", f.TestsRun(), f.Checks)
 	}
 }

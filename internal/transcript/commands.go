@@ -290,6 +290,50 @@ func passedOutput(out string) bool {
 	return passed
 }
 
+// testsRun is how many tests an output says ran, in its tool's words:
+// go test -v's top-level "--- PASS/FAIL/SKIP:" lines, pytest's summary
+// (passed and failed), cargo's "test result:" lines (passed and failed,
+// summed over its test binaries), jest's "Tests: … N total", vitest's
+// "Tests  N passed (N)", mocha's "N passing" and "N failing"; 0 when it
+// does not say.
+func testsRun(out string) int {
+	goTests, n := 0, 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "--- PASS: ") || strings.HasPrefix(line, "--- FAIL: ") || strings.HasPrefix(line, "--- SKIP: ") {
+			goTests++
+			continue
+		}
+		l := strings.TrimSpace(line)
+		var counts []string
+		if pytestLine().MatchString(l) {
+			counts = pytestCounts().FindAllString(l, -1)
+		} else if m := testCounts().FindStringSubmatch(l); m != nil {
+			counts = m[1:]
+		}
+		for _, c := range counts {
+			if v, err := strconv.Atoi(strings.Fields(c + " x")[0]); err == nil {
+				n += v
+			}
+		}
+	}
+	return max(goTests, n)
+}
+
+// pytestLine is pytest's last line, pytestCounts its counts of tests run.
+var (
+	pytestLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s.*=+$`) })
+	pytestCounts = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d+ (?:passed|failed)\b`) })
+)
+
+// testCounts finds the counts of the other runners' summary lines (see
+// testsRun): a match's groups are summed.
+var testCounts = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^test result: \w+\. (\d+) passed; (\d+) failed;` + // cargo
+		`|^Tests:\s+.*?(\d+) total` + // jest
+		`|^Tests\s+.*\((\d+)\)$` + // vitest
+		`|^(\d+) (?:passing|failing)\b`) // mocha
+})
+
 // pytestSummary is pytest's last line: "==== 3 passed in 0.12s ====".
 var pytestSummary = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^=+ .*\b\d+ passed\b.* in [\d.]+s.*=+$`)

@@ -169,3 +169,26 @@ func TestPassedOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestTestsRun: each runner's own words for how many tests ran (outputs
+// written to the shape of each tool's).
+func TestTestsRun(t *testing.T) {
+	for _, c := range []struct {
+		name, out string
+		want      int
+	}{
+		{"go test -v", "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n=== RUN   TestB/sub\n--- FAIL: TestB (0.00s)\n    --- FAIL: TestB/sub (0.00s)\n--- SKIP: TestC (0.00s)\nFAIL\nFAIL\texample.com/m\t0.01s\n", 3},
+		{"go test, quiet", "ok  \texample.com/m\t0.01s\n", 0},
+		{"pytest", "============================= test session starts ==============================\ncollected 6 items\n\ntest_a.py ..F.s.                                                          [100%]\n\n==================== 1 failed, 4 passed, 1 skipped in 0.12s ====================\n", 5},
+		{"pytest, all failed", "=========================== 2 failed in 0.05s ===========================\n", 2},
+		{"cargo", "running 3 tests\ntest a ... ok\ntest b ... ok\ntest c ... FAILED\n\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nrunning 1 test\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n", 4},
+		{"jest", "Test Suites: 1 failed, 1 passed, 2 total\nTests:       1 failed, 5 passed, 6 total\nSnapshots:   0 total\n", 6},
+		{"vitest", " Test Files  2 passed (2)\n      Tests  7 passed (7)\n   Start at  10:00:00\n", 7},
+		{"mocha", "  3 passing (12ms)\n  1 failing\n", 4},
+		{"nothing", "build ok\n", 0},
+	} {
+		if got := testsRun(c.out); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}

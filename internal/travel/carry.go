@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/continuity-md/continuity/internal/gitfacts"
 	"github.com/continuity-md/continuity/internal/safefile"
 )
 
@@ -54,15 +55,19 @@ type Skipped struct {
 // uncommitted change.
 func (r Repo) BuildCarry(ctx context.Context, redact func([]byte) ([]byte, bool)) (*Carry, error) {
 	root := r.Git.Repo.Root
-	head, err := r.Git.Run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("carry: no commit to take the changes from: %w", err)
+	base := gitfacts.FullCommit(r.Git.Repo)
+	if base == "" {
+		head, err := r.Git.Run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+		if err != nil {
+			return nil, fmt.Errorf("carry: no commit to take the changes from: %w", err)
+		}
+		base = strings.TrimSpace(string(head))
 	}
 	out, err := r.Git.Run(ctx, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all")
 	if err != nil {
 		return nil, fmt.Errorf("carry: %w", err)
 	}
-	c := &Carry{Base: strings.TrimSpace(string(head)), data: map[string][]byte{}}
+	c := &Carry{Base: base, data: map[string][]byte{}}
 	total := 0
 	for _, f := range bytes.Split(out, []byte{0}) {
 		if len(f) < 4 || f[2] != ' ' {

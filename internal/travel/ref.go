@@ -83,8 +83,7 @@ func ValidName(s string) bool {
 func RefOf(machine, stream string) string { return Own + machine + "/" + stream }
 
 // Record puts s on machine's ref of its stream, as a new commit whose
-// parent is the ref's last one, and returns it; a snapshot whose tree is
-// the same as the last one's records nothing and returns "". The ref
+// parent is the ref's last one, and returns it. The ref
 // moves only from the value read (update-ref's old-value check): a
 // concurrent record by another worktree of the same clone makes this one
 // read again and chain after it.
@@ -99,12 +98,9 @@ func (r Repo) Record(ctx context.Context, machine string, s Snapshot) (string, e
 	}
 	msg := fmt.Sprintf("continuity: %s from %s\n\n%s %s\n", s.Meta.Stream, s.Meta.Machine, s.Meta.Event, s.Meta.Handoff)
 	for try := 0; ; try++ {
-		parent, parentTree, err := r.head(ctx, ref)
+		parent, err := r.head(ctx, ref)
 		if err != nil {
 			return "", err
-		}
-		if parentTree == tree {
-			return "", nil
 		}
 		args := []string{"commit-tree", tree}
 		if parent != "" {
@@ -137,18 +133,17 @@ func (r Repo) Record(ctx context.Context, machine string, s Snapshot) (string, e
 	}
 }
 
-// head is ref's commit and its tree ("" and "" when it does not exist).
-func (r Repo) head(ctx context.Context, ref string) (commit, tree string, err error) {
-	out, err := r.Git.Run(ctx, "for-each-ref", "--format=%(objectname) %(tree)", ref)
+// head is ref's commit ("" when it does not exist): from the ref files
+// when they can say, else from git.
+func (r Repo) head(ctx context.Context, ref string) (string, error) {
+	if sha, ok := gitfacts.RefValue(r.Git.Repo, ref); ok {
+		return sha, nil
+	}
+	out, err := r.Git.Run(ctx, "for-each-ref", "--format=%(objectname)", ref)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if c, t, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
-			return c, t, nil
-		}
-	}
-	return "", "", nil
+	return strings.TrimSpace(string(out)), nil
 }
 
 // blob is one file of a snapshot's tree.

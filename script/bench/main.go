@@ -51,6 +51,8 @@ type config struct {
 	// burst runs only the burst: many sessions' hooks at once across
 	// worktrees, beside a single session's.
 	burst bool
+	// syncOnly runs only the session end with sync off and on.
+	syncOnly bool
 	// before is the source tree of an earlier version (e.g. from git
 	// archive): timed beside this one, in the same run.
 	before string
@@ -69,6 +71,7 @@ func main() {
 	flag.BoolVar(&c.transcriptOnly, "transcript", false, "only the transcript cases")
 	flag.BoolVar(&c.burst, "burst", false, "only the burst: 20 sessions' hooks at once across 4 worktrees, p50 and p99 per event beside a single session's")
 	flag.StringVar(&c.before, "before", "", "also time the source tree of continuity in this directory (an earlier version): its session start, ledger edit and before-compaction hook, side by side")
+	flag.BoolVar(&c.syncOnly, "sync", false, "only the session end with sync off and on (sync: ref, a file:// remote)")
 	flag.StringVar(&c.setup, "setup", "", "only build and generate everything into this directory (for profiling), then exit")
 	flag.Parse()
 	c.runs, c.editRuns, c.scanRuns, c.size = 200, 100, 5, 200<<20
@@ -289,6 +292,15 @@ func run(c config, w io.Writer) error {
 	if c.burst {
 		return runBurst(c, bin, modRoot, tmp, env, w, logf)
 	}
+	if c.syncOnly {
+		rows, err := runSync(c, bin, modRoot, tmp, env, logf)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "continuity bench: %d session ends per case\n\n", c.editRuns)
+		printRows(w, rows)
+		return nil
+	}
 	var rows []row
 	if !c.transcriptOnly {
 		r, err := runStart(c, bin, old, base, modRoot, tmp, env, logf)
@@ -407,11 +419,25 @@ func run(c config, w io.Writer) error {
 	}
 	rows = append(rows, endRows...)
 
+	if !c.transcriptOnly {
+		syncRows, err := runSync(c, bin, modRoot, tmp, env, logf)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, syncRows...)
+	}
+
 	if c.transcriptOnly {
 		fmt.Fprintf(w, "continuity bench: %d transcript runs per case\n\n", c.scanRuns)
 	} else {
 		fmt.Fprintf(w, "continuity bench: %d session-start runs per case, %d ledger edits and turn ends, %d transcript runs per case\n\n", c.runs, c.editRuns, c.scanRuns)
 	}
+	printRows(w, rows)
+	return nil
+}
+
+// printRows prints the table and whether every target was met.
+func printRows(w io.Writer, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tmedian\tp90\tCPU\tratio\ttarget\tresult")
 	missed := 0
@@ -432,7 +458,6 @@ func run(c config, w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "\nall targets met\n")
 	}
-	return nil
 }
 
 func ratio(p, ref *proc, refName string) string {

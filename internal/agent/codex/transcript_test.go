@@ -319,7 +319,7 @@ func TestReadCases(t *testing.T) {
 		if want := []string{"`go test ./api/...`: exit 1: --- FAIL: TestLogin (0.01s)", "update_plan: unsupported call: update_plan"}; !slices.Equal(f.Errors, want) {
 			t.Errorf("errors %q, want %q", f.Errors, want)
 		}
-		if want := []handoff.Check{{Command: "go test ./api/...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}}}; !reflect.DeepEqual(f.Checks, want) {
+		if want := []handoff.Check{{Command: "go test ./api/...", Outcome: handoff.Failed, Failing: []string{"TestLogin"}, Tests: 1}}; !reflect.DeepEqual(f.Checks, want) {
 			t.Errorf("checks %+v, want %+v", f.Checks, want)
 		}
 		if len(f.InFlight) != 0 {
