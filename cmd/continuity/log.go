@@ -99,6 +99,9 @@ func logLine(e core.LogEntry, loc *time.Location) string {
 	if e.Branch != "" {
 		parts = append(parts, e.Branch)
 	}
+	if e.Machine != "" {
+		parts = append(parts, "(from "+e.Machine+")")
+	}
 	var state []string
 	switch {
 	case e.Task != "":

@@ -35,6 +35,10 @@ type LogEntry struct {
 	// handoff has no state to show.
 	Summary string `json:"summary,omitempty"`
 	Path    string `json:"path"`
+	// Machine, for a handoff another machine recorded on its ref (sync:
+	// ref) and a fetch brought, names that machine; Author is then git's
+	// author of the ref's commit, and Path the ref's file.
+	Machine string `json:"machine,omitempty"`
 }
 
 // LogQuery selects the handoffs of the timeline.
@@ -83,6 +87,11 @@ func Log(p *workspace.Workspace, q LogQuery) []LogEntry {
 			if q.matches(e) {
 				out = append(out, e)
 			}
+		}
+	}
+	for _, e := range machineEntries(p, q.Stream, out) {
+		if q.matches(e) {
+			out = append(out, e)
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Created.After(out[b].Created) })

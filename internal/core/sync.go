@@ -577,3 +577,52 @@ func syncCheck(p *workspace.Workspace, now time.Time) (Check, bool) {
 	}
 	return c, true
 }
+
+// machineEntries are the latest handoffs other machines recorded (what
+// the last fetch brought), one per machine and stream, for the timeline:
+// attributed to git's author of the ref's commit, never to what the
+// handoff claims. One already among have (the same stream and time: the
+// teammate committed it too) is left out.
+func machineEntries(p *workspace.Workspace, stream string, have []LogEntry) []LogEntry {
+	if !Syncing(p) {
+		return nil
+	}
+	tr, err := travelRepo(p, 2*time.Second)
+	if err != nil {
+		return nil
+	}
+	own := p.Local.LoadSync().Machine
+	entries, _ := tr.List(context.Background(), stream, own)
+	seen := map[string]bool{}
+	for _, e := range have {
+		seen[e.Stream+" "+e.Created.UTC().Format(time.RFC3339)] = true
+	}
+	var out []LogEntry
+	for _, en := range entries {
+		if en.Remote == "" {
+			continue // this machine's: its files are here
+		}
+		st, err := tr.Read(context.Background(), en.Commit)
+		if err != nil || st.Handoff == nil {
+			continue
+		}
+		h, err := compat.ParseHandoff(st.Handoff)
+		if err != nil {
+			continue
+		}
+		e := LogEntry{Created: h.Meta.Created, Stream: en.Stream, Author: oneLineCut(en.Author, 80), Agent: h.Meta.Agent, Event: h.Meta.Event,
+			Branch: h.Meta.Branch, Path: en.Ref + ":handoff.md", Machine: en.Host()}
+		if e.Created.IsZero() {
+			e.Created = en.When
+		}
+		if seen[e.Stream+" "+e.Created.UTC().Format(time.RFC3339)] {
+			continue
+		}
+		e.Task, e.Checks = stateEntry(&h.State)
+		if e.Task == "" {
+			e.Summary = firstText(h.Sections[handoff.HeadingSummary])
+		}
+		out = append(out, e)
+	}
+	return out
+}

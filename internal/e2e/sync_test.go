@@ -587,3 +587,66 @@ func waitPort(t *testing.T, port int) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestSyncTwoMachinesRealClaude: the real Claude Code on each "machine"
+// (two homes, two clones of one remote, the hooks registered by
+// `continuity init` and committed): a session on the laptop writes a file
+// and ends; its SessionEnd records and pushes the work; on the desk, after
+// `continuity sync`, the next session's first request carries the
+// laptop's handoff, attributed, and resume --carry brings the file.
+func TestSyncTwoMachinesRealClaude(t *testing.T) {
+	requireE2E(t)
+	claudeBin := claudeBinary(t)
+	bin := continuityBinary(t)
+	r := newSyncRemote(t)
+	// The team registers the hooks once and commits them.
+	seed := filepath.Join(filepath.Dir(r.bare), "seed")
+	cmd := exec.Command(bin, "init")
+	cmd.Dir, cmd.Env = seed, append(cleanEnv(), "PATH="+os.Getenv("PATH"), "HOME="+testkit.TempDir(t))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("continuity init: %v\n%s", err, out)
+	}
+	gitIn(t, seed, nil, "add", ".")
+	gitIn(t, seed, nil, "commit", "-q", "-m", "continuity hooks")
+	gitIn(t, seed, nil, "push", "-q", r.bare, "main")
+
+	client := func(m *syncMachine) *project {
+		p := &project{t: t, dir: m.dir, config: filepath.Join(m.home, "claude"), bin: bin, claude: claudeBin, api: NewAnthropic()}
+		t.Cleanup(p.api.Close)
+		p.env = append(append([]string(nil), m.env...), "GIT_AUTHOR_NAME=E2E", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
+			"GIT_COMMITTER_NAME=E2E", "GIT_COMMITTER_EMAIL=e2e@example.invalid")
+		return p
+	}
+	laptop, desk := r.machine(t, "laptop", "Kim"), r.machine(t, "desk", "Lee")
+	pl, pd := client(laptop), client(desk)
+	feature := "package app\n\n// Logout revokes the refresh token.\nfunc Logout() {}\n"
+	pl.runClaude([]AnthropicResponse{
+		AnthropicTool("Write", map[string]any{"file_path": laptop.dir + "/src/logout.go", "content": feature}),
+		AnthropicText("Wrote the logout endpoint in src/logout.go."),
+	}, "-p", "write the logout endpoint", "--allowedTools", "Write")
+	refs := waitForRef(t, r.bare, "refs/continuity/", "")
+	if !strings.Contains(refs, "refs/continuity/laptop-") || !strings.Contains(refs, "/auth") {
+		t.Fatalf("the remote's refs after the laptop's session: %s", refs)
+	}
+
+	if out, errOut, err := desk.continuity(nil, "sync"); err != nil {
+		t.Fatalf("sync on the desk: %v\n%s\n%s", err, out, errOut)
+	}
+	s := pd.runClaude([]AnthropicResponse{AnthropicText("Picking up the logout endpoint.")}, "-p", "go on")
+	reqs := modelRequests(s.Requests)
+	if len(reqs) == 0 {
+		t.Fatal("the desk's session made no model request")
+	}
+	ctx := strings.Join(injected(reqs[0].Body), "\n")
+	if !strings.Contains(ctx, "from machine laptop (fetched from origin)") || !strings.Contains(ctx, "src/logout.go") {
+		t.Errorf("the desk's first request lacks the laptop's handoff:\n%s", ctx)
+	}
+	out, errOut, err := desk.continuity(nil, "resume", "--from", "laptop", "--carry")
+	if err != nil {
+		t.Fatalf("resume --from laptop --carry: %v\n%s\n%s", err, out, errOut)
+	}
+	if got, err := os.ReadFile(filepath.Join(desk.dir, "src", "logout.go")); err != nil || string(got) != feature {
+		t.Errorf("src/logout.go on the desk: %q (%v)", got, err)
+	}
+	gitIn(t, r.bare, nil, "fsck", "--strict", "--no-dangling")
+}

@@ -158,7 +158,11 @@ func (s *Server) entries(es []core.LogEntry) []entry {
 		for _, f := range []*string{&e.Author, &e.Agent, &e.Event, &e.Branch, &e.Task, &e.Checks, &e.Summary} {
 			*f = s.clean(*f)
 		}
-		out[i] = entry{e, s.handoffHref(e.Path)}
+		href := ""
+		if e.Machine == "" {
+			href = s.handoffHref(e.Path) // a snapshot from another machine has no page of its own
+		}
+		out[i] = entry{e, href}
 	}
 	return out
 }
