@@ -30,6 +30,35 @@ func Set(key, value string) Edit {
 	}}
 }
 
+// Begin sets now to value and takes the same step (see sameStep) out of
+// next: what a person starts is no longer also still to do. It runs in
+// steps: build one per Apply.
+func Begin(value string) Edit {
+	var stage int
+	var tried map[string]bool
+	reset := func() { stage, tried = 0, map[string]bool{} }
+	reset()
+	return Edit{key: KeyNow, check: func() error { return checkSet(KeyNow, value) }, reset: reset, apply: func(d *frontDoc) ([]byte, bool, error) {
+		if stage == 0 {
+			stage = 1
+			out, err := d.setScalar(KeyNow, value)
+			return out, value != "", err
+		}
+		l, err := d.model()
+		if err != nil {
+			return nil, false, err
+		}
+		for _, it := range l.Next {
+			if sameStep(it) == sameStep(value) && !tried[it] {
+				out, _, again, err := d.removeItem(KeyNext, it)
+				tried[it] = !again // a flow list may need another run
+				return out, true, err
+			}
+		}
+		return d.src, false, nil
+	}}
+}
+
 // Append appends items to a list field (see AppendItems).
 func Append(key string, items ...string) Edit {
 	return Edit{key: key, check: func() error { return checkAppend(key, items) }, apply: func(d *frontDoc) ([]byte, bool, error) {

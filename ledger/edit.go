@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -495,6 +496,13 @@ func (d *frontDoc) removeItem(key, item string) (out []byte, changed, again bool
 		}
 		var b []byte
 		at := 0
+		if len(match) == len(items) {
+			// Every item goes: the key stays a list ("next: []"), not an
+			// empty value YAML reads as null.
+			if colon := d.keyColon(e); colon >= 0 && colon < items[0][0] {
+				b, at = append(append(b, src[:colon+1]...), " []"...), colon+1
+			}
+		}
 		for _, i := range match {
 			b = append(b, src[at:items[i][0]]...)
 			at = items[i][1]
@@ -516,7 +524,14 @@ func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return splice(d.src, items[idx][0], items[idx][1], ""), nil
+		out := splice(d.src, items[idx][0], items[idx][1], "")
+		if len(items) == 1 {
+			// The last item gone, the key stays a list ("next: []").
+			if colon := d.keyColon(e); colon >= 0 && colon < items[0][0] {
+				out = splice(out, colon+1, colon+1, " []")
+			}
+		}
+		return out, nil
 	}
 	n := len(seq.Content)
 	start := func(i int) int { return d.offset(seq.Content[i].Line, seq.Content[i].Column) }
@@ -542,6 +557,35 @@ func (d *frontDoc) removeAt(e *entry, idx int) ([]byte, error) {
 		return nil, fmt.Errorf("%s: cannot find the list item", e.key.Value)
 	}
 	return splice(d.src, from, to, ""), nil
+}
+
+// keyColon is the offset of the colon after e's key, -1 when it is not on
+// the key's line.
+func (d *frontDoc) keyColon(e *entry) int {
+	start := d.offset(e.key.Line, e.key.Column)
+	if start < 0 {
+		return -1
+	}
+	end := bytes.IndexByte(d.src[start:], '\n')
+	if end < 0 {
+		end = len(d.src) - start
+	}
+	line := d.src[start : start+end]
+	// The key as written (quoted or plain), then its colon.
+	i := len(e.key.Value)
+	if len(line) > 0 && (line[0] == '"' || line[0] == '\'') {
+		if j := bytes.IndexByte(line[1:], line[0]); j >= 0 {
+			i = j + 2
+		}
+	}
+	if i > len(line) {
+		return -1
+	}
+	c := bytes.IndexByte(line[i:], ':')
+	if c < 0 {
+		return -1
+	}
+	return start + i + c
 }
 
 // SetScalar sets a scalar field (goal, now, session, updated, or any other

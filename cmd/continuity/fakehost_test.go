@@ -68,9 +68,9 @@ func (fakeHost) Registered(settings []byte) (agent.Status, error) {
 
 // TrustNotes stands for trust kept outside the hooks file (Gemini CLI's
 // trusted folders): a file .fake-untrusted in the project says it is not.
-func (fakeHost) TrustNotes(getenv func(string) string, root string) []string {
+func (fakeHost) TrustNotes(getenv func(string) string, root string) (ignored, notes []string) {
 	if _, err := os.Stat(filepath.Join(root, ".fake-untrusted")); err == nil {
-		return []string{"Fake Agent does not trust " + root + ": trust it when it asks"}
+		return []string{"Fake Agent does not trust " + root + ": trust it when it asks"}, nil
 	}
-	return nil
+	return nil, nil
 }

@@ -98,7 +98,7 @@ func runHookFor(a *app, h agent.Served) {
 		fmt.Fprintf(a.errw, "continuity hook: %v; nothing done\n", err)
 		return
 	}
-	k := core.Hook{Env: a.env(h), Dir: a.dir, Stderr: a.errw, Debug: debugOn}
+	k := core.Hook{Env: a.env(h), Dir: a.dir, Stderr: a.errw, Debug: debugOn, ByHand: a.outTerminal()}
 	out, err := h.Encode(ev, k.Handle(ev))
 	if err == nil && len(out) > 0 {
 		_, err = a.out.Write(out)

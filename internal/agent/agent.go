@@ -95,8 +95,12 @@ type Status struct {
 	// Stale names registrations in an older form that init would rewrite.
 	Stale []string
 	// Notes are facts the person must act on that the settings alone show
-	// (for example a project the host does not trust yet).
+	// (for example hooks the host asks about before it runs them).
 	Notes []string
+	// Ignored says why the host will not run the registered hooks at all
+	// until the person acts (a project it does not trust, hooks switched
+	// off): doctor fails on each.
+	Ignored []string
 }
 
 // Host is one coding agent: what every host can do, as four small
@@ -204,9 +208,11 @@ type EventLister interface {
 
 // A TrustNoter keeps its trust in a project outside its hook settings
 // (Gemini CLI's trusted folders): what the person must do, if anything,
-// for the project's hooks to run.
+// for the project's hooks to run. ignored says the host will not run them
+// (it does not trust the project: doctor fails); notes say what it may
+// ask or skip that continuity cannot tell from its files.
 type TrustNoter interface {
-	TrustNotes(getenv func(string) string, root string) []string
+	TrustNotes(getenv func(string) string, root string) (ignored, notes []string)
 }
 
 // An EventNamer is a host whose payloads do not name their event (Copilot
@@ -265,7 +271,7 @@ type Served struct {
 	HookEvents []string
 	// TrustNotes say what the person must do for the project's hooks to
 	// run (TrustNoter).
-	TrustNotes func(getenv func(string) string, root string) []string
+	TrustNotes func(getenv func(string) string, root string) (ignored, notes []string)
 	// ForEvent is the host reading payloads of the event it is told
 	// (EventNamer), already served.
 	ForEvent func(name string) Served

@@ -106,6 +106,7 @@ type HostReport struct {
 	Events   map[string]string `json:"events"`   // event → command, "" when not registered
 	Stale    []staleForm       `json:"stale"`
 	Notes    []string          `json:"notes"`
+	Ignored  []string          `json:"ignored"` // why the agent will not run the hooks: each fails doctor
 }
 
 // staleForm names the registrations a settings file holds in an older
@@ -127,7 +128,7 @@ type DoctorReport struct {
 // the host's notes, and the binary the commands run.
 func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 	p := o.Project
-	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}}
+	r := HostReport{Agent: h.Name(), Title: h.Title(), Events: map[string]string{}, Settings: []string{}, Stale: []staleForm{}, Notes: []string{}, Ignored: []string{}}
 	var checks []Check
 	add := func(c Check) {
 		c.Agent = h.Name()
@@ -177,6 +178,7 @@ func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 			stale = append(stale, staleCheck(o, h, path, st.Stale))
 		}
 		r.Notes = append(r.Notes, st.Notes...)
+		r.Ignored = append(r.Ignored, st.Ignored...)
 	}
 	if len(r.Settings) > 0 {
 		add(Check{Name: "settings", OK: true, Info: strings.Join(r.Settings, ", ")})
@@ -217,10 +219,16 @@ func checkHost(o DoctorOptions, h agent.Served) (HostReport, []Check) {
 		add(c)
 	}
 	if h.TrustNotes != nil && len(r.Settings) > 0 {
-		r.Notes = append(r.Notes, h.TrustNotes(o.Getenv, p.Root)...)
+		ignored, notes := h.TrustNotes(o.Getenv, p.Root)
+		r.Ignored, r.Notes = append(r.Ignored, ignored...), append(r.Notes, notes...)
+	}
+	for _, n := range r.Ignored {
+		// The hooks are registered, but the agent will not run them: the
+		// first session would silently run none.
+		add(Check{Name: "hooks ignored", Info: n, Fix: "do what it says, then run `continuity doctor` again"})
 	}
 	for _, n := range r.Notes {
-		add(Check{Name: "note", OK: true, Note: true, Info: n})
+		add(Check{Name: "hooks", OK: true, Note: true, Info: n})
 	}
 	seen := map[string]bool{} // by program: a host's commands may differ only in their arguments
 	for _, ev := range order {
@@ -377,6 +385,13 @@ func mergeDriverChecks(p *workspace.Workspace) []Check {
 		return nil
 	}
 	var checks []Check
+	// What the working tree's .gitattributes says: a deletion not yet
+	// committed is no driver to warn about (git would still read the
+	// index's copy).
+	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
+	if len(install.AttributesStatus(b)) == 0 {
+		return nil
+	}
 	attr, driver, err := install.MergeDriverStatus(Git(p), sample)
 	switch {
 	case err != nil || attr != install.MergeDriver:
@@ -387,7 +402,6 @@ func mergeDriverChecks(p *workspace.Workspace) []Check {
 			Info: fmt.Sprintf(".gitattributes sends ledgers to %s, but git config does not define merge.%s.driver (a fresh clone): git merges ledgers as plain text", install.MergeDriver, install.MergeDriver),
 			Fix:  "run `continuity init` (it keeps what is already set up)"})
 	}
-	b, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
 	want, _ := install.AttributesLine(p.Rel(p.LedgerDir))
 	for _, l := range install.AttributesStatus(b) {
 		if l != want {

@@ -41,7 +41,9 @@ func (c Change) edits(red func(string) string, now time.Time) []ledger.Edit {
 	switch {
 	case c.Verb == "decide":
 		return []ledger.Edit{ledger.Decide(ledger.Decision{Decision: clean[0], Why: red(strings.TrimSpace(c.Why)), Date: now.UTC().Format("2006-01-02")})}
-	case key == ledger.KeyGoal || key == ledger.KeyNow:
+	case key == ledger.KeyNow:
+		return []ledger.Edit{ledger.Begin(clean[0])}
+	case key == ledger.KeyGoal:
 		return []ledger.Edit{ledger.Set(key, clean[0])}
 	case c.Remove:
 		var edits []ledger.Edit

@@ -49,6 +49,11 @@ type Hook struct {
 	// localstate.Client), recorded so that a later session can tell it is gone,
 	// and says whether it was found by its name (trusted at once).
 	Client func() (localstate.Process, bool, error)
+	// ByHand says a person ran the hook (its output is a terminal, which
+	// no agent gives a hook): it records no client and no session at work,
+	// and the session it names is over when it returns, so trying a hook
+	// by hand never leaves a session that counts as live.
+	ByHand bool
 }
 
 // Handle acts on one event and returns the answer for the host to encode.
@@ -92,11 +97,16 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	}
 	var client *localstate.Process
 	var named, looked bool
-	if ev.Kind == agent.Start && ev.SessionID != "" {
+	if ev.Kind == agent.Start && ev.SessionID != "" && !k.ByHand {
 		// A start is told of the others at work: its client's own
 		// sessions are not others.
 		client, named = k.client()
 		k.Env.Client, looked = client, true
+	}
+	if set, said := EnsureMergeDriver(p); set {
+		k.debugf("set up the ledger merge driver in this clone's git config (.gitattributes names it)")
+	} else if said != "" {
+		k.warnf("%s", said)
 	}
 	var ans agent.Answer
 	var msg, stream string
@@ -128,6 +138,15 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 		k.warnf("%s: %v", ev.Name, err)
 	} else if msg != "" {
 		k.debugf("%s: %s", ev.Name, msg)
+	}
+	if ev.SessionID != "" && k.ByHand {
+		if serr := p.Local.UpdateSession(ev.SessionID, k.Now, func(s *localstate.Session) {
+			s.Runs = append(s.Runs, run)
+			s.Agent, s.Seen, s.Ended = k.Host.Name(), k.Now.UTC(), true
+		}); serr != nil {
+			k.debugf("record run: %v", serr)
+		}
+		return ans
 	}
 	if ev.SessionID != "" {
 		if !looked {

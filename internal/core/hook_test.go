@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/continuity-md/continuity/internal/agent"
+	"github.com/continuity-md/continuity/internal/localstate"
 )
 
 func (r *repo) hook(h agent.Host, debug bool) (Hook, *bytes.Buffer) {
@@ -210,5 +211,39 @@ func TestHookRefinesOnlyOptedIn(t *testing.T) {
 	}
 	if calls != 0 {
 		t.Errorf("not opted in: Refine called %d times", calls)
+	}
+}
+
+// TestHookByHand: a hook a person runs (its output a terminal) leaves no
+// session at work, even when the process above it lives on (the terminal),
+// and its session is over for recovery.
+func TestHookByHand(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	h := &testHost{name: "claude", limits: agent.Limits{InjectMax: 10000}}
+	k, _ := r.hook(h, false)
+	alive := localstate.Process{PID: os.Getpid(), Start: 1}
+	k.Client = func() (localstate.Process, bool, error) { return alive, true, nil }
+	k.ByHand = true
+	for _, kind := range []agent.Kind{agent.Start, agent.BeforeCompact} {
+		k.Handle(agent.Event{Kind: kind, Name: "X", Cwd: r.dir, SessionID: "by-hand", Source: "startup"})
+	}
+	for _, rs := range r.p.Local.RepoSessions(true) {
+		if rs.ID == "by-hand" {
+			t.Errorf("a hook run by hand left a session among the repository's: %+v", rs)
+		}
+	}
+	if s := r.p.Local.LoadSession("by-hand"); !s.Ended || s.Client != nil || s.Candidate != nil {
+		t.Errorf("session %+v: want ended, no client", s)
+	}
+	// The same hook run by an agent records its session at work.
+	k.ByHand = false
+	k.Handle(agent.Event{Kind: agent.Start, Name: "X", Cwd: r.dir, SessionID: "agent", Source: "startup"})
+	found := false
+	for _, rs := range r.p.Local.RepoSessions(true) {
+		found = found || rs.ID == "agent"
+	}
+	if !found {
+		t.Error("a hook run by an agent recorded no session: the test proves nothing")
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -89,6 +90,52 @@ func registerMergeDriver(p *workspace.Workspace, prog string) (action, msg strin
 		return "unchanged", "", nil
 	}
 	return "registered", fmt.Sprintf("registered the ledger merge driver (.gitattributes, git config merge.%s)", install.MergeDriver), nil
+}
+
+// mergeDriverSaid is the memo slot that records that a hook told the
+// person the merge driver could not be set up (said once a clone).
+const mergeDriverSaid = "merge-driver-refused"
+
+// EnsureMergeDriver sets the ledger merge driver up in a clone whose
+// committed .gitattributes sends ledgers to it but whose git config does
+// not define it (a teammate's fresh clone: git config is never committed),
+// so the first hook that runs there makes concurrent ledger edits merge.
+// It writes the repository's local git config only, and the command it
+// writes is always this very binary's absolute path: nothing the
+// repository holds chooses the program (its .gitattributes only names the
+// driver). Nothing to do costs two small file reads and runs no git. said
+// is a line for the person when git refused the setup, once a clone.
+func EnsureMergeDriver(p *workspace.Workspace) (set bool, said string) {
+	sample := LedgerSample(p)
+	if p.Repo.Root == "" || sample == "" {
+		return false, ""
+	}
+	attrs, err := safefile.Read(filepath.Join(p.Root, ".gitattributes"), safefile.Options{MaxSize: MaxSettings})
+	if err != nil || len(install.AttributesStatus(attrs)) == 0 {
+		return false, ""
+	}
+	cfg, _ := safefile.Read(filepath.Join(p.Repo.CommonDir, "config"), safefile.Options{MaxSize: MaxSettings})
+	if bytes.Contains(cfg, []byte(`[merge "`+install.MergeDriver+`"]`)) {
+		return false, ""
+	}
+	git := Git(p)
+	attr, driver, err := install.MergeDriverStatus(git, sample)
+	if err != nil || attr != install.MergeDriver || driver != "" {
+		return false, ""
+	}
+	self := selfPath()
+	if self == "" {
+		return false, ""
+	}
+	version, _ := git("version")
+	if _, err = install.AddMergeDriver(git, install.DriverCommand(self, install.Labels(string(version)))); err == nil {
+		return true, ""
+	}
+	if _, _, merr := p.Local.Memo(mergeDriverSaid); merr == nil {
+		return false, ""
+	}
+	_ = p.Local.SetMemo(mergeDriverSaid, []byte(firstLine(err)+"\n"))
+	return false, fmt.Sprintf("ledgers merge as plain text in this clone: git config refused the merge driver (%s); run `continuity init` here to set it up", firstLine(err))
 }
 
 // unregisterMergeDriver removes what registerMergeDriver added: every

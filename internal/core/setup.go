@@ -138,6 +138,16 @@ func Init(o SetupOptions) (SetupResult, error) {
 		return res, err
 	}
 	res.say(msg)
+	if p.Repo.Root != "" && res.MergeDriver == "registered" {
+		var commit []string
+		for _, h := range res.Hosts {
+			if rel := p.Rel(h.Settings); !filepath.IsAbs(rel) {
+				commit = append(commit, rel)
+			}
+		}
+		commit = append(commit, ".gitattributes", p.Rel(keep))
+		res.say("commit " + strings.Join(commit, ", ") + ": a teammate's clone then needs nothing more (its first hook sets up the merge driver in its own git config)")
+	}
 	if o.PreCommit {
 		if res.PreCommit, msg, err = installPreCommit(p, o.Program); err != nil {
 			return res, err
@@ -235,6 +245,7 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 			}
 		}
 		res.say("removed the repository's local state (" + p.Local.Dir + ")")
+		return res, nil // --purge leaves nothing, not even the mark
 	}
 	if err := markUninstalled(p, time.Now()); err != nil {
 		return res, err
@@ -244,7 +255,7 @@ func Uninstall(o SetupOptions) (SetupResult, error) {
 
 // uninstalledMark is the file in local state that says continuity was
 // uninstalled from the repository, and when: doctor then says so rather
-// than suggest a first install. init removes it; --purge keeps only it.
+// than suggest a first install. init removes it; --purge leaves none.
 func uninstalledMark(p *workspace.Workspace) string {
 	return filepath.Join(p.Local.Dir, "uninstalled")
 }
@@ -398,10 +409,27 @@ func thisProgram() string {
 			return "continuity"
 		}
 	}
-	if strings.ContainsAny(self, " '\"\\$`") {
-		return "'" + strings.ReplaceAll(self, "'", `'\''`) + "'"
+	return shellQuote(self)
+}
+
+// selfPath is this binary's absolute path, quoted for the shell when it
+// needs to be ("" when the system cannot say).
+func selfPath() string {
+	self, err := os.Executable()
+	if err != nil {
+		return ""
 	}
-	return self
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	return shellQuote(self)
+}
+
+func shellQuote(s string) string {
+	if strings.ContainsAny(s, " '\"\\$`;&|<>()*?[]#~{}\t\n") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
 }
 
 // AgentArg is the --agent argument that names h in a suggested command

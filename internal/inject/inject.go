@@ -182,6 +182,7 @@ type block struct {
 	keep  int                              // +1: keep the first items when cutting; -1: keep the last
 	more  string                           // where the rest is, for the cut line
 	fit   func(room int, m measure) string // makes the text to fit room (the ledger's notes)
+	most  int                              // the most room it may take (0: all there is)
 }
 
 // Render returns the text to inject, at most in.Budget long in in.Unit.
@@ -215,6 +216,7 @@ func Render(in Input) string {
 	}
 
 	var blocks []block
+	var decisions *block // what a long next may not crowd out
 	short := in.Short()
 	switch {
 	case in.Ledger != nil:
@@ -262,6 +264,33 @@ func Render(in Input) string {
 	for _, f := range footer {
 		fixed += m.size(f) + 1
 	}
+	if in.Ledger != nil && !short && len(in.Ledger.Decisions) > 0 {
+		// A long tail of next items does not crowd out the decisions:
+		// next takes at most the room the decisions (up to half of it)
+		// leave, and never less than a quarter; its cut line says how
+		// many more are in the ledger.
+		room := budget - fixed
+		for i := range blocks {
+			if blocks[i].title == "Decisions" {
+				decisions = &blocks[i]
+			}
+		}
+		if decisions != nil {
+			want := 0
+			if s, ok := decisions.render(room, m); ok {
+				want = min(m.size(s)+1, room/2)
+			}
+			first := 0 // the first next item, always kept
+			if len(in.Ledger.Next) > 0 {
+				first = m.size(m.truncate(quoteLine(in.Ledger.Next[0]), itemCap)) + 60
+			}
+			for i := range blocks {
+				if blocks[i].title == "Next" {
+					blocks[i].most = max(room/4, first, room-want-m.size(in.Ledger.Goal)-m.size(in.Ledger.Now)-leftOutRoom)
+				}
+			}
+		}
+	}
 	parts, leftOut := fit(blocks, budget-fixed, m)
 	left := budget - fixed
 	var leftLine string // continuity's own: after the fence
@@ -299,7 +328,11 @@ func Render(in Input) string {
 // out (with how much they held).
 func fit(blocks []block, room int, m measure) (parts, leftOut []string) {
 	for _, b := range blocks {
-		s, ok := b.render(room, m)
+		r := room
+		if b.most > 0 && r > b.most {
+			r = b.most
+		}
+		s, ok := b.render(r, m)
 		if !ok {
 			if n := b.count(); n.positive() && b.title != "" {
 				leftOut = append(leftOut, b.name()+" ("+n.String()+")")

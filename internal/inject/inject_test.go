@@ -211,8 +211,16 @@ func TestRenderSaysWhatItLeftOut(t *testing.T) {
 		l.Next = append(l.Next, fmt.Sprintf("a long next step %03d %s", i, strings.Repeat("n", 60)))
 	}
 	out := Render(input(l, "startup", 4000))
-	if !strings.Contains(out, "Left out for room (in the files below): ") || !strings.Contains(out, "Decisions (30 items)") {
-		t.Errorf("the decisions were dropped without a word:\n%s", out)
+	if !strings.Contains(out, "Left out for room (in the files below): ") || !strings.Contains(out, "Done (30 items)") {
+		t.Errorf("blocks were dropped without a word:\n%s", out)
+	}
+	// A long tail of next items does not crowd out the decisions: next is
+	// cut, and says how many more the ledger holds.
+	if !strings.Contains(out, "- decision 29 (why: because)") || strings.Contains(out, "Decisions (30 items)") {
+		t.Errorf("the decisions gave way to the tail of next:\n%s", out)
+	}
+	if !strings.Contains(out, "next item 0 ") || !strings.Contains(out, "more in the ledger") {
+		t.Errorf("next is not cut with a word on the rest:\n%s", out)
 	}
 	if Length(out) > 4000 {
 		t.Errorf("over budget: %d", Length(out))

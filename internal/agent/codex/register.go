@@ -85,7 +85,7 @@ func (h Host) Registered(settings []byte) (agent.Status, error) {
 		registered = registered || cmd != ""
 	}
 	if registered {
-		status.Notes = h.trustNotes()
+		status.Ignored, status.Notes = h.trustNotes()
 	}
 	return status, nil
 }
@@ -122,30 +122,29 @@ func (Host) differences(settings []byte) []string {
 // hooks run only in a project its config.toml trusts, and no hook runs
 // until it is trusted itself (or Codex runs with
 // --dangerously-bypass-hook-trust).
-func (h Host) trustNotes() []string {
+func (h Host) trustNotes() (ignored, notes []string) {
 	dir := home(h.env)
 	if dir == "" {
-		return []string{"Codex runs hooks only in a trusted project, and only hooks you have trusted; CODEX_HOME and HOME are unset, so continuity cannot tell whether they are"}
+		return nil, []string{"Codex runs hooks only in a trusted project, and only hooks you have trusted; CODEX_HOME and HOME are unset, so continuity cannot tell whether they are"}
 	}
 	cfgPath := filepath.Join(dir, "config.toml")
 	src, err := safefile.Read(cfgPath, safefile.Options{MaxSize: 4 << 20})
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return []string{fmt.Sprintf("cannot read %s to tell whether Codex trusts this project: %v", cfgPath, err)}
+		return nil, []string{fmt.Sprintf("cannot read %s to tell whether Codex trusts this project: %v", cfgPath, err)}
 	}
 	cfg := readConfig(src)
-	var notes []string
 	root := h.root
 	if root == "" {
 		root = repoRoot()
 	}
 	if root != "" && !cfg.trusts(root) {
-		notes = append(notes, fmt.Sprintf("Codex does not trust %s, so it ignores the project's .codex/hooks.json (hooks in %s are not affected): trust the project when Codex asks, or add to %s:\n  [projects.%s]\n  trust_level = \"trusted\"",
+		ignored = append(ignored, fmt.Sprintf("Codex does not trust %s, so it ignores the project's .codex/hooks.json (hooks in %s are not affected): trust the project when Codex asks, or add to %s:\n  [projects.%s]\n  trust_level = \"trusted\"",
 			root, filepath.Join(dir, "hooks.json"), cfgPath, tomlQuote(root)))
 	}
 	if !cfg.hookTrusted {
 		notes = append(notes, fmt.Sprintf("Codex runs a hook only once you have trusted it, and %s trusts none yet: start codex in the repository and accept continuity's hooks when it lists them for review (codex exec, which cannot ask, runs them only with --dangerously-bypass-hook-trust)", cfgPath))
 	}
-	return notes
+	return ignored, notes
 }
 
 // repoRoot is the repository holding the working directory (the nearest

@@ -233,11 +233,13 @@ func TestTrustNotes(t *testing.T) {
 				t.Fatal(err)
 			}
 			notes := strings.Join(st.Notes, "\n")
-			if got := strings.Contains(notes, "does not trust "+root); got == tc.trusted {
-				t.Errorf("project trusted = %v, but notes say:\n%s", tc.trusted, notes)
+			// An untrusted project: Codex ignores the hooks, doctor fails.
+			ignored := strings.Join(st.Ignored, "\n")
+			if got := strings.Contains(ignored, "does not trust "+root); got == tc.trusted {
+				t.Errorf("project trusted = %v, but ignored says:\n%s", tc.trusted, ignored)
 			}
-			if !tc.trusted && !strings.Contains(notes, "trust_level = \"trusted\"") {
-				t.Errorf("the note does not say what to add:\n%s", notes)
+			if !tc.trusted && !strings.Contains(ignored, "trust_level = \"trusted\"") {
+				t.Errorf("the reason does not say what to add:\n%s", ignored)
 			}
 			if got := strings.Contains(notes, "trusts none yet"); got == tc.hookTrusted {
 				t.Errorf("hook trusted = %v, but notes say:\n%s", tc.hookTrusted, notes)
@@ -260,13 +262,13 @@ func TestTrustNotes(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("CODEX_HOME", home)
 	st, err := Host{}.Registered(registered)
-	if err != nil || !strings.Contains(strings.Join(st.Notes, "\n"), "Codex does not trust "+repo+",") {
-		t.Errorf("unsituated: notes %q, err %v; want the working directory's repository %s", st.Notes, err, repo)
+	if err != nil || !strings.Contains(strings.Join(st.Ignored, "\n"), "Codex does not trust "+repo+",") {
+		t.Errorf("unsituated: ignored %q, err %v; want the working directory's repository %s", st.Ignored, err, repo)
 	}
 	// Nothing registered: nothing to say.
 	st, err = Host{}.Situate(noEnv, root).Registered(nil)
-	if err != nil || len(st.Notes) != 0 {
-		t.Errorf("no registration: notes %q, err %v", st.Notes, err)
+	if err != nil || len(st.Notes) != 0 || len(st.Ignored) != 0 {
+		t.Errorf("no registration: notes %q ignored %q, err %v", st.Notes, st.Ignored, err)
 	}
 }
 

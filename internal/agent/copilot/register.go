@@ -172,15 +172,15 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 // hooks: a trusted folder. Copilot skips the hooks of .github/hooks and
 // .claude/settings.json silently in a folder nobody trusted; the user's
 // hooks run everywhere.
-func (h Host) TrustNotes(getenv func(string) string, root string) []string {
+func (h Host) TrustNotes(getenv func(string) string, root string) (ignored, notes []string) {
 	path, err := h.SettingsPath(getenv, root, agent.Project)
 	if err != nil || !registeredAt(path) {
-		return nil
+		return nil, nil
 	}
 	if getenv("COPILOT_ALLOW_ALL") == "true" {
-		return nil
+		return nil, nil
 	}
-	return []string{fmt.Sprintf("Copilot CLI runs the hooks of %s only in a folder you trust, and skips them without a word otherwise: "+
+	return nil, []string{fmt.Sprintf("Copilot CLI runs the hooks of %s only in a folder you trust, and skips them without a word otherwise: "+
 		"accept %s when copilot asks on its first start there; `copilot -p` needs --trust-folder (or COPILOT_ALLOW_ALL=true, which --resume needs). "+
 		"Hooks registered with `continuity init --agent copilot --user` (in %s) run in every folder",
 		filepath.Join(".github", "hooks", fileName), root, filepath.Join(Home(getenv), "hooks"))}

@@ -88,7 +88,7 @@ func (Host) Registered(settings []byte) (agent.Status, error) {
 		return out, nil // install.Status read it: shapes it does not need
 	}
 	if e := s.HooksConfig.Enabled; e != nil && !*e {
-		out.Notes = append(out.Notes, "hooksConfig.enabled is false in these settings: Gemini CLI runs no hook at all, continuity's included")
+		out.Ignored = append(out.Ignored, "hooksConfig.enabled is false in these settings: Gemini CLI runs no hook at all, continuity's included")
 	}
 	for _, ev := range events {
 		for _, g := range s.Hooks[ev] {
@@ -122,13 +122,13 @@ func namesGemini(command string) bool {
 // (GEMINI_CLI_TRUSTED_FOLDERS_PATH, else in Gemini CLI's home) that covers
 // root: TRUST_FOLDER (the folder and below), TRUST_PARENT (its parent and
 // below) or DO_NOT_TRUST.
-func (Host) TrustNotes(getenv func(string) string, root string) []string {
+func (Host) TrustNotes(getenv func(string) string, root string) (ignored, notes []string) {
 	if root == "" || getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" {
-		return nil
+		return nil, nil
 	}
 	home := geminiHome(getenv)
 	if home != "" && folderTrustOff(filepath.Join(home, ".gemini", "settings.json")) {
-		return nil
+		return nil, nil
 	}
 	path := getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
 	if path == "" && home != "" {
@@ -136,13 +136,13 @@ func (Host) TrustNotes(getenv func(string) string, root string) []string {
 	}
 	trusted, rule := folderTrusted(path, root)
 	if trusted {
-		return nil
+		return nil, nil
 	}
 	why := "no rule in " + path + " covers it"
 	if rule != "" {
 		why = path + " says " + rule
 	}
-	return []string{"Gemini CLI does not trust " + root + " (" + why + "): it loads no project hooks there, so continuity's hooks in .gemini/settings.json do not run. Trust the folder when Gemini CLI asks (or /permissions), or register for every project with init --agent gemini --user."}
+	return []string{"Gemini CLI does not trust " + root + " (" + why + "): it loads no project hooks there, so continuity's hooks in .gemini/settings.json do not run. Trust the folder when Gemini CLI asks (or /permissions), or register for every project with init --agent gemini --user."}, nil
 }
 
 // folderTrustOff reports whether user settings turn folder trust off.

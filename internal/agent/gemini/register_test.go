@@ -106,8 +106,8 @@ func TestRegisteredStaleAndNotes(t *testing.T) {
 		t.Errorf("Register did not rewrite the older forms in place:\n%s", rewritten)
 	}
 	off := append([]byte(`{"hooksConfig":{"enabled":false},`), bytes.TrimPrefix(out, []byte("{"))...)
-	if st, _ := h.Registered(off); len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "no hook at all") {
-		t.Errorf("hooks off: notes %q", st.Notes)
+	if st, _ := h.Registered(off); len(st.Ignored) != 1 || !strings.Contains(st.Ignored[0], "no hook at all") {
+		t.Errorf("hooks off: ignored %q (Gemini CLI runs none: doctor must fail)", st.Ignored)
 	}
 	if _, err := h.Registered([]byte(`{"hooks": [`)); err == nil {
 		t.Errorf("malformed settings: no error")
@@ -163,7 +163,10 @@ func TestTrustNotes(t *testing.T) {
 			if tt.rules != "" {
 				writeSettings(t, trusted, tt.rules)
 			}
-			notes := h.TrustNotes(getenv, root)
+			notes, other := h.TrustNotes(getenv, root)
+			if len(other) > 0 {
+				t.Errorf("notes %q: an untrusted folder runs no hook, doctor must fail", other)
+			}
 			if (len(notes) > 0) != tt.want {
 				t.Fatalf("notes %q, want a note: %v", notes, tt.want)
 			}
@@ -174,12 +177,12 @@ func TestTrustNotes(t *testing.T) {
 	}
 	os.Remove(trusted)
 	vars["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
-	if n := h.TrustNotes(getenv, root); n != nil {
+	if n, _ := h.TrustNotes(getenv, root); n != nil {
 		t.Errorf("GEMINI_CLI_TRUST_WORKSPACE=true: %q", n)
 	}
 	delete(vars, "GEMINI_CLI_TRUST_WORKSPACE")
 	writeSettings(t, filepath.Join(home, ".gemini", "settings.json"), `{"security":{"folderTrust":{"enabled":false}}}`)
-	if n := h.TrustNotes(getenv, root); n != nil {
+	if n, _ := h.TrustNotes(getenv, root); n != nil {
 		t.Errorf("folder trust off: %q", n)
 	}
 }
