@@ -20,9 +20,22 @@ CONTINUITY_HANDOFF_DIR, CONTINUITY_BUDGET, CONTINUITY_STALE_AFTER and CONTINUITY
 A bad value in a file is named on stderr and config exits 1; the hooks keep working on the
 values that were valid.
 
-Keys: ledger_dir, handoff_dir, budget (characters injected, under 10,000), sources (per source:
-full, short or none), handoff.sections, handoff.max_bytes, stale_after (e.g. 7d), redact.extra
-(name + pattern), redact.allow, retention.days, retention.max, disable.`,
+Keys:
+  ledger_dir, handoff_dir  directories inside the repository
+  budget                   characters injected at a start: 500 to 9,900
+  sources                  per source (startup, resume, clear, compact, fork): full, short or none
+  handoff.sections         which sections a handoff holds: state, summary, goal, now, done, next,
+                           decisions, files, commands, errors, requests (empty: all)
+  handoff.max_bytes        the most a handoff holds: 2048 or more
+  handoff.template         a handoff template inside the repository ("" = the embedded one)
+  handoff.checks           the project's own test/build/lint commands, as regular expressions
+  stale_after              when a handoff is stale, e.g. 36h or 7d
+  redact.extra, redact.allow  secret patterns to add (name + pattern), known false positives
+  retention.days, retention.max  how many handoffs thin keeps, by age and count
+  disable                  true switches the hooks off here
+  worktrees                shared or isolated: one stream across the repository's worktrees, or each its own
+  subagents                what a subagent gets at its start: full, short or none
+  sync                     off or ref: handoffs and snapshots travel on refs of continuity's own`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := configOptions{JSON: a.json}

@@ -78,6 +78,10 @@ func runLog(a *app, o logOptions) error {
 		return nil
 	}
 	loc := a.now().Location()
+	width := 0 // piped or written to a file: whole lines
+	if a.outTerminal() {
+		width = 120
+	}
 	day := ""
 	for _, e := range entries {
 		if d := core.LogDay(e.Created, loc); d != day {
@@ -87,14 +91,15 @@ func runLog(a *app, o logOptions) error {
 			day = d
 			fmt.Fprintln(a.out, d)
 		}
-		fmt.Fprintln(a.out, logLine(e, loc))
+		fmt.Fprintln(a.out, logLine(e, loc, width))
 	}
 	return nil
 }
 
 // logLine is one handoff on the timeline: "  14:05  Kim  claude
-// pre-compact  auth-refactor  feature/auth  task · checks".
-func logLine(e core.LogEntry, loc *time.Location) string {
+// pre-compact  auth-refactor  feature/auth  task · checks", its task cut
+// to width runes (0: whole, as a pipe or a file gets it).
+func logLine(e core.LogEntry, loc *time.Location, width int) string {
 	parts := []string{"  " + e.Created.In(loc).Format("15:04"), orDash(e.Author), orDash(e.Agent), orDash(e.Event), e.Stream}
 	if e.Branch != "" {
 		parts = append(parts, e.Branch)
@@ -114,7 +119,11 @@ func logLine(e core.LogEntry, loc *time.Location) string {
 	}
 	line := strings.Join(parts, "  ")
 	if len(state) > 0 {
-		line += "  " + cut(strings.Join(state, " · "), 120)
+		s := strings.Join(state, " · ")
+		if width > 0 {
+			s = cut(s, width)
+		}
+		line += "  " + s
 	}
 	return line
 }

@@ -62,6 +62,16 @@ func TestRunLog(t *testing.T) {
 	if err := runLog(a, logOptions{Since: "soon"}); !isUsage(err) {
 		t.Errorf("--since soon: %v", err)
 	}
+	// Piped (the output here is a buffer), a long summary is whole.
+	long := strings.Repeat("a summary that goes on ", 10) + "to its end."
+	writeHandoff(t, a, handoff.Meta{Session: "auth", Created: day.Add(48 * time.Hour), Event: "manual", Author: "Kim"}, long)
+	out.Reset()
+	if err := runLog(a, logOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), long) || strings.Contains(out.String(), "…") {
+		t.Errorf("piped log cut a line:\n%s", out)
+	}
 }
 
 // isUsage reports whether err is a usage error (exit 2).

@@ -2,8 +2,11 @@ package transcript
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/continuity-md/continuity/internal/testkit"
 )
 
 // TestReadTargets: the files a command reads, whatever its spelling:
@@ -42,7 +45,9 @@ func TestReadTargets(t *testing.T) {
 // a failed read, a directory searched, a pattern and a path outside the
 // repository are no part of it.
 func TestWorkingSet(t *testing.T) {
-	a := NewAccumulator("/repo", nil)
+	root := testkit.TempDir(t) // absolute on every system
+	in := func(p string) string { return filepath.Join(root, p) }
+	a := NewAccumulator(root, nil)
 	n := 0
 	call := func(o Observation, failed bool) {
 		n++
@@ -50,14 +55,14 @@ func TestWorkingSet(t *testing.T) {
 		a.Add(o)
 		a.Add(Observation{Kind: Result, ID: o.ID, Failed: failed})
 	}
-	call(Observation{Tool: "Read", Reads: []string{"/repo/old.go"}}, false)
+	call(Observation{Tool: "Read", Reads: []string{in("old.go")}}, false)
 	for range 3 {
-		call(Observation{Tool: "Read", Reads: []string{"/repo/often.go"}}, false)
+		call(Observation{Tool: "Read", Reads: []string{in("often.go")}}, false)
 	}
-	call(Observation{Tool: "Bash", Command: "rg -n x src && cat /etc/hosts && cat 'lib/*.go'"}, false)
-	call(Observation{Tool: "Read", Reads: []string{"/repo/missing.go"}}, true)
-	call(Observation{Tool: "Read", Reads: []string{"/repo/edited.go"}}, false)
-	call(Observation{Tool: "Edit", Files: []string{"/repo/edited.go"}}, false)
+	call(Observation{Tool: "Bash", Command: "rg -n x src && cat " + filepath.Join(testkit.TempDir(t), "elsewhere.txt") + " && cat 'lib/*.go'"}, false)
+	call(Observation{Tool: "Read", Reads: []string{in("missing.go")}}, true)
+	call(Observation{Tool: "Read", Reads: []string{in("edited.go")}}, false)
+	call(Observation{Tool: "Edit", Files: []string{in("edited.go")}}, false)
 	for range 30 {
 		call(Observation{Tool: "Bash", Command: "echo"}, false)
 	}
