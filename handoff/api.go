@@ -55,7 +55,7 @@ type Since struct {
 
 // Meta is a handoff's front matter.
 type Meta struct {
-	Session      string    `json:"session"`
+	Stream       string    `json:"stream"`
 	Created      time.Time `json:"created"`
 	Event        string    `json:"event"` // pre-compact, session-end, manual
 	Trigger      string    `json:"trigger,omitempty"`

@@ -27,8 +27,8 @@ func Build(meta Meta, f *Facts, l *ledger.Ledger) *Handoff {
 	h.Summary = SummaryOf(f)
 	var ledgerDone, ledgerNext []string
 	if l != nil {
-		if h.Session == "" {
-			h.Session = l.Session
+		if h.Stream == "" {
+			h.Stream = l.Stream
 		}
 		h.Goal = strings.TrimSpace(l.Goal)
 		h.Now = strings.TrimSpace(l.Now)

@@ -9,7 +9,7 @@ import (
 // (quoted arguments, printf formats): the rendered handoff keeps them.
 func TestRenderCommandsAsTheyRan(t *testing.T) {
 	cmd := `printf '%s  %s\n'   a   b > evict.log`
-	out, err := Render(&Handoff{Meta: Meta{Session: "s"}, Commands: []string{cmd, "go test\n./..."}}, "")
+	out, err := Render(&Handoff{Meta: Meta{Stream: "s"}, Commands: []string{cmd, "go test\n./..."}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,6 +42,9 @@ const FormContinuity = "continuity"
 // metaYAML is the front matter as written; created is parsed separately
 // so a person's odd date does not fail the whole file.
 type metaYAML struct {
+	Stream string `yaml:"stream"`
+	// Session is the stream's name in handoffs written before it was
+	// called stream.
 	Session      string `yaml:"session"`
 	Created      string `yaml:"created"`
 	Event        string `yaml:"event"`
@@ -64,7 +68,7 @@ type metaYAML struct {
 // frontMatterKeys are the keys continuity writes in a handoff's front
 // matter (see view.frontMatter).
 var frontMatterKeys = map[string]bool{
-	"session": true, "created": true, "event": true, "trigger": true, "reason": true, "agent_session": true,
+	"stream": true, "session": true, "created": true, "event": true, "trigger": true, "reason": true, "agent_session": true,
 	"agent": true, "model": true, "tokens": true, "branch": true, "commit": true, "dirty": true,
 	"author": true, "version": true, "state": true, "work": true,
 }
@@ -191,7 +195,7 @@ func parseMeta(fm []byte) (Meta, metaYAML, error) {
 	if err := yaml.Unmarshal(fm, &m); err != nil {
 		return Meta{}, m, fmt.Errorf("handoff front matter: %w", err)
 	}
-	meta := Meta{Session: m.Session, Event: m.Event, Trigger: m.Trigger, Reason: m.Reason,
+	meta := Meta{Stream: cmp.Or(m.Stream, m.Session), Event: m.Event, Trigger: m.Trigger, Reason: m.Reason,
 		AgentSession: m.AgentSession, Agent: m.Agent, Model: m.Model, Branch: m.Branch, Commit: m.Commit, Dirty: m.Dirty,
 		Author: m.Author, Version: m.Version}
 	if n, err := strconv.Atoi(m.Tokens); err == nil && n > 0 {

@@ -11,7 +11,7 @@ import (
 // state (and the section by its name).
 func TestFilesRead(t *testing.T) {
 	f := &Facts{Files: []string{"b.go"}, State: State{Read: []string{"a.go", "b.go", "docs/c.md"}}}
-	h := Build(Meta{Session: "s", Created: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Version: "test"}, f, nil)
+	h := Build(Meta{Stream: "s", Created: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Version: "test"}, f, nil)
 	if got := strings.Join(h.Read, " "); got != "a.go docs/c.md" {
 		t.Errorf("Read = %q, want the files read and not changed", got)
 	}

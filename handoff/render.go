@@ -96,23 +96,23 @@ func DecisionLine(d ledger.Decision) string {
 type view struct {
 	// state is h's State made clean, and work what its lists hold: the
 	// front matter records both; State is the template's view of state.
-	state                                                  State
-	work                                                   Work
-	State                                                  *stateView
-	Session, Created, Event, Trigger, Reason, AgentSession string
-	Agent, Model                                           string
-	Branch, Commit, Author, Version                        string
-	Dirty, Tokens                                          int
-	Summary, Goal, Now                                     string
-	Done, Next, Files, Read, Outside, Commands, Errors     *list
-	Prompts                                                *list
-	Decisions                                              *decisions
-	LedgerPath                                             string
+	state                                                 State
+	work                                                  Work
+	State                                                 *stateView
+	Stream, Created, Event, Trigger, Reason, AgentSession string
+	Agent, Model                                          string
+	Branch, Commit, Author, Version                       string
+	Dirty, Tokens                                         int
+	Summary, Goal, Now                                    string
+	Done, Next, Files, Read, Outside, Commands, Errors    *list
+	Prompts                                               *list
+	Decisions                                             *decisions
+	LedgerPath                                            string
 }
 
 func newView(h *Handoff) *view {
 	v := &view{
-		Session: h.Session, Created: h.Created.UTC().Format(CreatedLayout), Event: h.Event,
+		Stream: h.Stream, Created: h.Created.UTC().Format(CreatedLayout), Event: h.Event,
 		Trigger: h.Trigger, Reason: h.Reason, AgentSession: h.AgentSession, Agent: h.Agent, Model: h.Model,
 		Tokens: h.Tokens, Branch: h.Branch,
 		Commit: h.Commit, Author: h.Author, Version: h.Version, Dirty: h.Dirty,
@@ -211,7 +211,7 @@ func (v *view) frontMatter(extra []byte) []byte {
 			fmt.Fprintf(&b, "%s: %s\n", k, yamlQuote(val))
 		}
 	}
-	key("session", v.Session, true)
+	key("stream", v.Stream, true)
 	key("created", v.Created, true)
 	key("event", v.Event, true)
 	key("trigger", v.Trigger, false)
@@ -242,7 +242,7 @@ func (v *view) frontMatter(extra []byte) []byte {
 // nil (a nil *list in an interface is not empty to `with`).
 func (v *view) forTemplate() map[string]any {
 	m := map[string]any{
-		"Session": v.Session, "Created": v.Created, "Event": v.Event, "Trigger": v.Trigger,
+		"Stream": v.Stream, "Session": v.Stream, "Created": v.Created, "Event": v.Event, "Trigger": v.Trigger,
 		"Reason": v.Reason, "AgentSession": v.AgentSession, "Agent": v.Agent, "Model": v.Model, "Tokens": v.Tokens,
 		"Branch": v.Branch, "Commit": v.Commit,
 		"Author": v.Author, "Version": v.Version, "Dirty": v.Dirty, "Summary": v.Summary,

@@ -18,19 +18,19 @@ import (
 )
 
 var testMeta = Meta{
-	Session: "auth-refactor", Created: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC), Event: "pre-compact",
+	Stream: "auth-refactor", Created: time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC), Event: "pre-compact",
 	Trigger: "manual", AgentSession: "7fb435c1-7033-4aa9-962f-957e346c19e6", Branch: "auth/jwt",
 	Commit: "5c6d5cf", Dirty: 2, Author: `Dana "DB" O'Neil`, Version: "0.1.0",
 }
 
 func testLedger() *ledger.Ledger {
 	return &ledger.Ledger{
-		Path:    "thoughts/ledgers/CONTINUITY_auth-refactor.md",
-		Session: "auth-refactor",
-		Goal:    "Replace session cookies with short-lived JWTs and refresh tokens",
-		Now:     "Logout endpoint",
-		Done:    []string{"add token refresh endpoint", "Design the token format"},
-		Next:    []string{"Write  logout endpoint", "Integration tests for refresh and logout"},
+		Path:   "thoughts/ledgers/CONTINUITY_auth-refactor.md",
+		Stream: "auth-refactor",
+		Goal:   "Replace session cookies with short-lived JWTs and refresh tokens",
+		Now:    "Logout endpoint",
+		Done:   []string{"add token refresh endpoint", "Design the token format"},
+		Next:   []string{"Write  logout endpoint", "Integration tests for refresh and logout"},
 		Decisions: []ledger.Decision{
 			{Decision: "RS256, not HS256", Why: "keys rotate per service", Date: "2026-11-21"},
 			{Decision: "Refresh tokens live 30 days"},
@@ -71,7 +71,7 @@ func TestBuild(t *testing.T) {
 	if want := []string{"3", "4", "five lines", "6", "7 end"}; !reflect.DeepEqual(g.Prompts, want) {
 		t.Errorf("prompts = %q, want %q", g.Prompts, want)
 	}
-	if h := Build(Meta{Session: "s"}, nil, nil); h.Session != "s" || h.Summary != "" {
+	if h := Build(Meta{Stream: "s"}, nil, nil); h.Stream != "s" || h.Summary != "" {
 		t.Errorf("nil facts: %+v", h)
 	}
 }
@@ -90,7 +90,7 @@ func renderCases(t *testing.T) map[string]*Handoff {
 	}
 	return map[string]*Handoff{
 		"full.md":    full,
-		"minimal.md": Build(Meta{Session: "s", Created: testMeta.Created, Event: "session-end", Reason: "clear", Version: "dev"}, nil, nil),
+		"minimal.md": Build(Meta{Stream: "s", Created: testMeta.Created, Event: "session-end", Reason: "clear", Version: "dev"}, nil, nil),
 		"cut.md":     cut,
 	}
 }
@@ -202,7 +202,7 @@ func TestRenderBounded(t *testing.T) {
 }
 
 func TestRenderTemplate(t *testing.T) {
-	out, err := Render(&Handoff{Meta: Meta{Session: "x\ny"}, Goal: "g"}, "{{yaml .Session}} {{.Goal}} {{code \"a`b\"}}")
+	out, err := Render(&Handoff{Meta: Meta{Stream: "x\ny"}, Goal: "g"}, "{{yaml .Session}} {{.Goal}} {{code \"a`b\"}}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestRenderTemplate(t *testing.T) {
 	if got, want := string(body), "\n\"x\\ny\" g ``a`b``\n"; got != want {
 		t.Errorf("custom template = %q, want %q", got, want)
 	}
-	if m, err := ParseMeta(fm); err != nil || m.Session != "x\ny" {
+	if m, err := ParseMeta(fm); err != nil || m.Stream != "x\ny" {
 		t.Errorf("front matter %q: %+v, %v", fm, m, err)
 	}
 	if _, err := Render(&Handoff{}, "{{.Nope"); err == nil {
@@ -297,7 +297,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Meta.Session != "s" || p.Meta.Dirty != 3 || !p.Meta.Created.Equal(testMeta.Created) {
+	if p.Meta.Stream != "s" || p.Meta.Dirty != 3 || !p.Meta.Created.Equal(testMeta.Created) {
 		t.Errorf("meta = %+v", p.Meta)
 	}
 	if want := []string{"Summary", "Setext section", "Empty"}; !reflect.DeepEqual(p.Order, want) {
@@ -362,7 +362,7 @@ func TestRenderState(t *testing.T) {
 		Outside: []string{"/home/dev/.claude/memory/MEMORY.md"},
 		Prompts: []string{"make Div refuse zero"},
 	}
-	h := Build(Meta{Session: "s", Version: "0.1.0"}, f, nil)
+	h := Build(Meta{Stream: "s", Version: "0.1.0"}, f, nil)
 	h.Uncommitted = []string{".gitattributes", "notes.txt"}
 	out, err := Render(h, "")
 	if err != nil {

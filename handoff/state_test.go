@@ -31,7 +31,7 @@ func stateCase() *Handoff {
 		Outside: []string{"/home/dev/.claude/memory/MEMORY.md"},
 		Prompts: []string{"make Div refuse zero"},
 	}
-	h := Build(Meta{Session: "s", Version: "0.1.0", Event: "session-end"}, f, nil)
+	h := Build(Meta{Stream: "s", Version: "0.1.0", Event: "session-end"}, f, nil)
 	for i := range 25 {
 		h.Uncommitted = append(h.Uncommitted, "gen/"+string(rune('a'+i))+".go")
 	}
@@ -102,7 +102,7 @@ func TestStateOwnTemplate(t *testing.T) {
 	if !reflect.DeepEqual(p.State, cleanState(h.State)) || p.Work.Commands != 14 || !Substantial(p) {
 		t.Errorf("read back from a project's template: %+v %+v", p.State, p.Work)
 	}
-	if p.Meta.Session != "s" || !strings.Contains(string(out), "\nteam: \"payments\"\n") || strings.Contains(string(out), "wrong") {
+	if p.Meta.Stream != "s" || !strings.Contains(string(out), "\nteam: \"payments\"\n") || strings.Contains(string(out), "wrong") {
 		t.Errorf("front matter:\n%s", out)
 	}
 }
@@ -151,7 +151,7 @@ func TestStateBrokenValue(t *testing.T) {
 	}
 	typed := "---\nsession: s\nevent: session-end\nstate: {\"task\": 3}\n---\n\n## State\n\n- Task: from the section\n"
 	p, err = Parse([]byte(typed))
-	if err != nil || p.Meta.Session != "s" || p.State.Task != "from the section" {
+	if err != nil || p.Meta.Stream != "s" || p.State.Task != "from the section" {
 		t.Errorf("a state of the wrong type: %+v, %v", p, err)
 	}
 }

@@ -34,7 +34,7 @@ type Decision struct {
 type Ledger struct {
 	Path        string     `json:"path"`
 	Format      Format     `json:"-"`
-	Session     string     `json:"session"`
+	Stream      string     `json:"stream"`
 	Goal        string     `json:"goal"`
 	Constraints []string   `json:"constraints"`
 	Done        []string   `json:"done"`

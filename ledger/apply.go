@@ -20,6 +20,25 @@ type Edit struct {
 	// reset, when set, forgets the steps of an edit that runs in several
 	// (Finish), so the same Edit can be applied again to other bytes.
 	reset func()
+	// moved is what a Finish did to now (see Moved).
+	moved *NowMove
+}
+
+// NowMove is what a Finish edit did to now once Apply has run it: On says
+// now was finished and moved on, to Now (the first next item; "" when
+// next was empty and now was cleared).
+type NowMove struct {
+	On  bool
+	Now string
+}
+
+// Moved is what the edit, once applied, did to now (nothing for any edit
+// but Finish): the edit knows, so nobody parses the ledger again to tell.
+func (e Edit) Moved() NowMove {
+	if e.moved == nil {
+		return NowMove{}
+	}
+	return *e.moved
 }
 
 // Set sets a scalar field, adding the key if it is missing (see SetScalar).
@@ -118,9 +137,10 @@ func Finish(items ...string) Edit {
 	var stage int
 	var tried map[string]bool
 	var promoted string
-	reset := func() { stage, tried, promoted = 0, map[string]bool{}, "" }
+	moved := &NowMove{}
+	reset := func() { stage, tried, promoted, *moved = 0, map[string]bool{}, "", NowMove{} }
 	reset()
-	return Edit{key: KeyDone, check: func() error { return checkAppend(KeyDone, items) }, reset: reset, apply: func(d *frontDoc) ([]byte, bool, error) {
+	return Edit{key: KeyDone, check: func() error { return checkAppend(KeyDone, items) }, reset: reset, moved: moved, apply: func(d *frontDoc) ([]byte, bool, error) {
 		l, err := d.model()
 		if err != nil {
 			return nil, false, err
@@ -148,6 +168,7 @@ func Finish(items ...string) Edit {
 			if len(l.Next) > 0 {
 				promoted = l.Next[0]
 			}
+			*moved = NowMove{On: true, Now: promoted}
 			out, err := d.setScalar(KeyNow, promoted)
 			return out, promoted != "", err
 		}

@@ -51,7 +51,7 @@ func frontMatterText(l *Ledger, eol string) string {
 			b.WriteString("  - " + formatScalar(it, styleAuto, false, "", eol) + eol)
 		}
 	}
-	scalar(KeySession, l.Session)
+	scalar(KeySession, l.Stream)
 	scalar(KeyGoal, l.Goal)
 	list(KeyConstraints, l.Constraints)
 	list(KeyDone, l.Done)

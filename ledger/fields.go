@@ -5,7 +5,7 @@ package ledger
 func (l *Ledger) Scalar(key string) *string {
 	switch key {
 	case KeySession:
-		return &l.Session
+		return &l.Stream
 	case KeyGoal:
 		return &l.Goal
 	case KeyNow:

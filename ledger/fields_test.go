@@ -5,7 +5,7 @@ import "testing"
 // TestFields: every key maps to its own field, and only the keys of its kind.
 func TestFields(t *testing.T) {
 	var l Ledger
-	for k, f := range map[string]*string{KeySession: &l.Session, KeyGoal: &l.Goal, KeyNow: &l.Now, KeyUpdated: &l.Updated} {
+	for k, f := range map[string]*string{KeySession: &l.Stream, KeyGoal: &l.Goal, KeyNow: &l.Now, KeyUpdated: &l.Updated} {
 		if l.Scalar(k) != f || l.List(k) != nil {
 			t.Errorf("scalar %s", k)
 		}

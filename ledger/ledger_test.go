@@ -54,7 +54,7 @@ func TestNew(t *testing.T) {
 		if err != nil {
 			t.Fatalf("New(%q) does not parse: %v\n%s", goal, err, src)
 		}
-		if l.Session != "auth-refactor" || l.Goal != goal || l.Updated != "2026-11-22T14:05:09Z" {
+		if l.Stream != "auth-refactor" || l.Goal != goal || l.Updated != "2026-11-22T14:05:09Z" {
 			t.Errorf("New(%q) reads back %+v", goal, l)
 		}
 		if !bytes.Contains(l.Body, []byte("# Notes")) {

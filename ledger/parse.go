@@ -458,8 +458,8 @@ func (d *frontDoc) model() (*Ledger, error) {
 	if len(probs) > 0 {
 		return nil, capProblems(probs)
 	}
-	if l.Session == "" {
-		l.Session = sessionFromPath(d.path)
+	if l.Stream == "" {
+		l.Stream = sessionFromPath(d.path)
 	}
 	return l, nil
 }

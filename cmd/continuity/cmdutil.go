@@ -179,3 +179,23 @@ func MaxArgs(n int) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// streamFlag adds --stream, the one flag that names a work stream, to c,
+// with the names older versions used (--ledger and its -l, --session,
+// --name) kept as hidden aliases of it: scripts written for them keep
+// working, help shows one word.
+func streamFlag(c *cobra.Command, p *string, usage string, aliases ...string) {
+	c.Flags().StringVar(p, "stream", "", usage)
+	for _, alias := range aliases {
+		if alias == "ledger" {
+			c.Flags().StringVarP(p, alias, "l", "", usage)
+		} else {
+			c.Flags().StringVar(p, alias, "", usage)
+		}
+		_ = c.Flags().MarkHidden(alias)
+		_ = c.Flags().SetAnnotation(alias, streamAlias, []string{"true"})
+	}
+}
+
+// streamAlias annotates a flag that is another name of --stream.
+const streamAlias = "continuity-stream-alias"

@@ -23,15 +23,18 @@ func TestArgvToOptions(t *testing.T) {
 	}{
 		{[]string{"now", "Logout", "endpoint"}, editOptions{Verb: "now", Items: []string{"Logout endpoint"}}},
 		{[]string{"now", ""}, editOptions{Verb: "now", Items: []string{""}}},
-		{[]string{"goal", "-l", "auth", "Ship it", "--json"}, editOptions{Verb: "goal", Ledger: "auth", Items: []string{"Ship it"}, JSON: true}},
+		{[]string{"goal", "-l", "auth", "Ship it", "--json"}, editOptions{Verb: "goal", Stream: "auth", Items: []string{"Ship it"}, JSON: true}},
 		{[]string{"done", " a ", "", "b"}, editOptions{Verb: "done", Items: []string{"a", "b"}}},
-		{[]string{"next", "--remove", "x", "--ledger", "auth"}, editOptions{Verb: "next", Ledger: "auth", Items: []string{"x"}, Remove: true}},
+		{[]string{"done", "--stream", "auth", "a"}, editOptions{Verb: "done", Stream: "auth", Items: []string{"a"}}},
+		{[]string{"search", "refresh", "--stream", "auth"}, searchOptions{Text: "refresh", Stream: "auth"}},
+		{[]string{"import", "--all", "--stream", "billing"}, importOptions{Files: []string{}, All: true, Stream: "billing"}},
+		{[]string{"next", "--remove", "x", "--ledger", "auth"}, editOptions{Verb: "next", Stream: "auth", Items: []string{"x"}, Remove: true}},
 		{[]string{"constraint", "Keep /v1"}, editOptions{Verb: "constraint", Items: []string{"Keep /v1"}}},
 		{[]string{"decide", "RS256", "--why", "rotation"}, editOptions{Verb: "decide", Items: []string{"RS256"}, Why: "rotation"}},
 		{[]string{"new", "auth", "--goal", "Ship JWT auth"}, newOptions{Name: "auth", Goal: "Ship JWT auth"}},
 		{[]string{"show", "auth", "--json"}, showOptions{Name: "auth", JSON: true}},
 		{[]string{"list", "--recent", "3"}, listOptions{Recent: 3}},
-		{[]string{"search", "refresh", "--author", "Ana", "--since", "7d", "--session", "auth"}, searchOptions{Text: "refresh", Author: "Ana", Since: "7d", Session: "auth"}},
+		{[]string{"search", "refresh", "--author", "Ana", "--since", "7d", "--session", "auth"}, searchOptions{Text: "refresh", Author: "Ana", Since: "7d", Stream: "auth"}},
 		{[]string{"lint", "a.md", "b.md"}, lintOptions{Files: []string{"a.md", "b.md"}}},
 		{[]string{"config", "--json"}, configOptions{JSON: true}},
 		{[]string{"demo", "--keep"}, demoOptions{Keep: true}},
@@ -43,7 +46,7 @@ func TestArgvToOptions(t *testing.T) {
 		{[]string{"thin", "auth", "--keep", "3", "-n", "--json"}, thinOptions{Name: "auth", Keep: 3, DryRun: true, JSON: true}},
 		{[]string{"thin"}, thinOptions{Keep: 10}},
 		{[]string{"merge-ledger", "O", "A", "B", "P", "--ours-label", "main"}, core.MergeOptions{Base: "O", Ours: "A", Theirs: "B", Path: "P", OursLabel: "main"}},
-		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Name: "billing"}},
+		{[]string{"import", "--all", "-n", "--name", "billing"}, importOptions{Files: []string{}, All: true, DryRun: true, Stream: "billing"}},
 		{[]string{"import", "x.md", "--stdout"}, importOptions{Files: []string{"x.md"}, Stdout: true}},
 		{[]string{"prune", "--dry-run", "--json"}, pruneOptions{DryRun: true, JSON: true}},
 		{[]string{"status", "--json"}, statusOptions{JSON: true}},
@@ -215,13 +218,13 @@ func TestListShowContextSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown struct {
-		Session string
-		Latest  struct {
+		Stream string
+		Latest struct {
 			Path   string
 			Tokens int
 		} `json:"latest_handoff"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || shown.Session != "auth" || shown.Latest.Tokens != 153412 {
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || shown.Stream != "auth" || shown.Latest.Tokens != 153412 {
 		t.Errorf("show --json: %+v, %v\n%s", shown, err, out)
 	}
 	out.Reset()

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/continuity-md/continuity/internal/core"
 )
@@ -53,17 +54,17 @@ var streamArgCommands = map[string]bool{"show": true, "use": true, "resume": tru
 
 // addCompletions teaches shell completion the values continuity knows: a
 // work stream's name where a command takes one (as its argument, or
-// --stream, --session, --ledger), and the agents' names for --agent.
+// --stream and its older names), and the agents' names for --agent.
 func addCompletions(a *app, root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if streamArgCommands[c.Name()] {
 			c.ValidArgsFunction = completeStreamArg(a)
 		}
-		for _, name := range []string{"stream", "session", "ledger"} {
-			if c.Flags().Lookup(name) != nil {
-				_ = c.RegisterFlagCompletionFunc(name, completeStreams(a))
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name == "stream" || f.Annotations[streamAlias] != nil {
+				_ = c.RegisterFlagCompletionFunc(f.Name, completeStreams(a))
 			}
-		}
+		})
 		if c.Flags().Lookup("agent") != nil {
 			_ = c.RegisterFlagCompletionFunc("agent", completeAgents)
 		}

@@ -16,9 +16,9 @@ import (
 )
 
 type contextOptions struct {
-	Source, Session, Ledger, Agent string
-	JSON                           bool // a continuity object
-	HookOutput                     bool // the hook's own JSON, byte for byte
+	Source, Session, Stream, Agent string // Session: the agent's session id
+	JSON                           bool   // a continuity object
+	HookOutput                     bool   // the hook's own JSON, byte for byte
 }
 
 func newContextCmd(a *app) *cobra.Command {
@@ -39,7 +39,7 @@ what the hook prints. With continuity disabled (continuity disable) nothing is i
 	}
 	c.Flags().StringVar(&o.Source, "source", "startup", "the session's source: startup, resume, clear, compact or fork")
 	c.Flags().StringVar(&o.Session, "session", "", "the agent session id (for --source compact: its fresh handoff)")
-	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "this ledger instead of the active one")
+	streamFlag(c, &o.Stream, "this work stream instead of the active one", "ledger")
 	c.Flags().StringVar(&o.Agent, "agent", "", "the host: "+hostNames()+" (default "+known[0].Name()+")")
 	c.Flags().BoolVar(&o.HookOutput, "hook-output", false, "print the hook's own JSON output, byte for byte")
 	return c
@@ -79,7 +79,7 @@ func runContext(a *app, o contextOptions) error {
 		}
 		return nil
 	}
-	h, p, name, err := a.hostAndLedger(o.Agent, o.Ledger)
+	h, p, name, err := a.hostAndLedger(o.Agent, o.Stream)
 	if err != nil {
 		return err
 	}

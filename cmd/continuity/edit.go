@@ -15,7 +15,7 @@ import (
 // next, question, constraint or decide.
 type editOptions struct {
 	Verb   string   // the command: goal, now, done, next, question, constraint, decide
-	Ledger string   // --ledger; "" for the active one
+	Stream string   // --stream; "" for the active one
 	Items  []string // the arguments, trimmed, empty ones dropped (for goal and now: one text)
 	Why    string   // decide --why
 	Remove bool     // --remove: take the items out instead
@@ -57,7 +57,7 @@ func newEditCmd(a *app, verb string) *cobra.Command {
 	if verb == "decide" {
 		c.Flags().StringVar(&o.Why, "why", "", "why the decision was made (required)")
 	}
-	c.Flags().StringVarP(&o.Ledger, "ledger", "l", "", "edit this ledger instead of the active one")
+	streamFlag(c, &o.Stream, "edit this work stream's ledger instead of the active one", "ledger")
 	return c
 }
 
@@ -83,7 +83,7 @@ func runEdit(a *app, o editOptions) error {
 	case !scalar && len(o.Items) == 0:
 		return usageError{Err: fmt.Errorf("%s: needs the text of an item, not only spaces", o.Verb)}
 	}
-	p, _, path, err := a.ledgerFile(o.Ledger)
+	p, _, path, err := a.ledgerFile(o.Stream)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ func newHandoffCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "handoff",
 		Short: "Write a handoff now, from a transcript (the latest of this project by default)",
-		Long: `Write a handoff now for the active ledger (or --ledger), from --transcript or else the
+		Long: `Write a handoff now for the active work stream (or --stream), from --transcript or else the
 newest transcript the host (--agent) keeps for this project.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,7 +52,7 @@ newest transcript the host (--agent) keeps for this project.`,
 		},
 	}
 	c.Flags().StringVar(&transcript, "transcript", "", "the transcript (JSONL) to read")
-	c.Flags().StringVarP(&name, "ledger", "l", "", "write it for this ledger instead of the active one")
+	streamFlag(c, &name, "write it for this work stream instead of the active one", "ledger")
 	c.Flags().StringVar(&agent, "agent", "", "the host whose transcript it is: "+hostNames()+" (default "+known[0].Name()+")")
 	return c
 }

@@ -189,8 +189,8 @@ func TestHardening(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if h.Meta.Session != "x" {
-					t.Errorf("session %q, want x", h.Meta.Session)
+				if h.Meta.Stream != "x" {
+					t.Errorf("session %q, want x", h.Meta.Stream)
 				}
 			}},
 

@@ -13,7 +13,7 @@ import (
 type importOptions struct {
 	Files               []string
 	All, Stdout, DryRun bool
-	Name                string // the work stream a root CONTINUITY.md becomes
+	Stream              string // the work stream a root CONTINUITY.md becomes
 	JSON                bool
 }
 
@@ -37,7 +37,7 @@ as they are. --all converts every ledger in the ledger directory (and a root CON
 		Example: `  continuity import --all --dry-run
   continuity import --all
   continuity import thoughts/ledgers/CONTINUITY_CLAUDE-auth.md --stdout
-  continuity import CONTINUITY.md --name billing`,
+  continuity import CONTINUITY.md --stream billing`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files, o.JSON = args, a.json
 			return a.runWith(o, func() error { return runImport(a, o) })
@@ -46,7 +46,7 @@ as they are. --all converts every ledger in the ledger directory (and a root CON
 	c.Flags().BoolVar(&o.Stdout, "stdout", false, "print the converted ledger instead of rewriting the file")
 	c.Flags().BoolVar(&o.All, "all", false, "convert every ledger in the ledger directory, and a root CONTINUITY.md")
 	c.Flags().BoolVarP(&o.DryRun, "dry-run", "n", false, "say what would be converted; write nothing")
-	c.Flags().StringVar(&o.Name, "name", "", "the work stream a root CONTINUITY.md becomes (default: the repository's name)")
+	streamFlag(c, &o.Stream, "the work stream a root CONTINUITY.md becomes (default: the repository's name)", "name")
 	return c
 }
 
@@ -57,8 +57,8 @@ func runImport(a *app, opts importOptions) error {
 	if opts.Stdout && (opts.All || len(opts.Files) != 1 || opts.DryRun) {
 		return usageError{Err: errors.New("--stdout prints one converted FILE (not with --all or --dry-run)")}
 	}
-	if opts.Name != "" {
-		if err := workspace.CheckName(opts.Name); err != nil {
+	if opts.Stream != "" {
+		if err := workspace.CheckName(opts.Stream); err != nil {
 			return usageError{Err: fmt.Errorf("--name: %w", err)}
 		}
 	}
@@ -66,7 +66,7 @@ func runImport(a *app, opts importOptions) error {
 	if err != nil {
 		return err
 	}
-	o := core.ImportOptions{Project: p, Dir: a.dir, Files: opts.Files, All: opts.All, Name: opts.Name, Now: a.now()}
+	o := core.ImportOptions{Project: p, Dir: a.dir, Files: opts.Files, All: opts.All, Name: opts.Stream, Now: a.now()}
 	jobs, err := core.ImportJobs(o)
 	var ne *core.ImportNameError
 	if errors.As(err, &ne) {

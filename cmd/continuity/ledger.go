@@ -46,7 +46,7 @@ func runNew(a *app, o newOptions) error {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(a.out, map[string]string{"name": o.Name, "path": p.Rel(path)})
+		return writeJSON(a.out, map[string]string{"stream": o.Name, "path": p.Rel(path)})
 	}
 	fmt.Fprintf(a.out, "created %s (active in this worktree)\n", p.Rel(path))
 	return nil
@@ -79,7 +79,7 @@ func runUse(a *app, name string) error {
 		return err
 	}
 	if a.json {
-		return writeJSON(a.out, map[string]string{"name": name, "path": p.Rel(path)})
+		return writeJSON(a.out, map[string]string{"stream": name, "path": p.Rel(path)})
 	}
 	fmt.Fprintf(a.out, "active ledger: %s\n", p.Rel(path))
 	return nil

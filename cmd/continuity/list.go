@@ -58,7 +58,7 @@ func runList(a *app, o listOptions) error {
 		if e.Active {
 			mark = "*"
 		}
-		fmt.Fprintf(a.out, "%s %s", mark, e.Name)
+		fmt.Fprintf(a.out, "%s %s", mark, e.Stream)
 		switch {
 		case e.Path == "":
 			fmt.Fprint(a.out, "  (handoffs only, no ledger here)")

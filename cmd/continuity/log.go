@@ -38,7 +38,7 @@ or a duration such as 7d) narrow it; -n keeps the newest N. --json prints a list
 			return a.runWith(o, func() error { return runLog(a, o) })
 		},
 	}
-	c.Flags().StringVar(&o.Stream, "stream", "", "only this work stream")
+	streamFlag(c, &o.Stream, "only this work stream")
 	c.Flags().StringVar(&o.Author, "author", "", "only handoffs by this author (git user.name; a first name will do)")
 	c.Flags().StringVar(&o.Agent, "agent", "", "only handoffs this agent wrote ("+strings.Join(hostNameList(), ", ")+")")
 	c.Flags().StringVar(&o.Since, "since", "", "only handoffs written since a date or within a duration (7d)")

@@ -24,7 +24,7 @@ func writeHandoff(t *testing.T, a *app, m handoff.Meta, summary string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(a.dir, "thoughts", "shared", "handoffs", m.Session)
+	dir := filepath.Join(a.dir, "thoughts", "shared", "handoffs", m.Stream)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,8 @@ func TestRunLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
-	writeHandoff(t, a, handoff.Meta{Session: "auth", Created: day, Event: "pre-compact", Agent: "claude", Author: "Kim", Branch: "feat/auth"}, "Wrote the refresh endpoint.")
-	writeHandoff(t, a, handoff.Meta{Session: "billing", Created: day.Add(26 * time.Hour), Event: "session-end", Agent: "codex", Author: "Ana Newcomer"}, "Invoices.")
+	writeHandoff(t, a, handoff.Meta{Stream: "auth", Created: day, Event: "pre-compact", Agent: "claude", Author: "Kim", Branch: "feat/auth"}, "Wrote the refresh endpoint.")
+	writeHandoff(t, a, handoff.Meta{Stream: "billing", Created: day.Add(26 * time.Hour), Event: "session-end", Agent: "codex", Author: "Ana Newcomer"}, "Invoices.")
 	out.Reset()
 	if err := runLog(a, logOptions{}); err != nil {
 		t.Fatal(err)

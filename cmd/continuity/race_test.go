@@ -98,8 +98,8 @@ func checkRepoFiles(t *testing.T, e *hEnv, known map[string]bool) (*ledger.Ledge
 			h, err := handoff.Parse(b)
 			if err != nil {
 				t.Errorf("%s does not parse: %v", rel, err)
-			} else if h.Meta.Session != "x" || h.Meta.Event == "" || !bytes.HasSuffix(b, []byte(handoffTail)) {
-				t.Errorf("%s is not whole (session %q, event %q):\n%s", rel, h.Meta.Session, h.Meta.Event, b)
+			} else if h.Meta.Stream != "x" || h.Meta.Event == "" || !bytes.HasSuffix(b, []byte(handoffTail)) {
+				t.Errorf("%s is not whole (session %q, event %q):\n%s", rel, h.Meta.Stream, h.Meta.Event, b)
 			}
 		default:
 			t.Errorf("stray file in the work tree: %s", rel)

@@ -30,7 +30,7 @@ var styles = []string{bold, dim, cyan, green, reset}
 // Ledger writes a ledger for a person at a terminal: fields aligned,
 // lists marked, the markdown body styled by its structure.
 func Ledger(w io.Writer, l *ledger.Ledger) {
-	fmt.Fprintf(w, "%s%s%s  %s%s%s\n", bold, l.Session, reset, dim, l.Path, reset)
+	fmt.Fprintf(w, "%s%s%s  %s%s%s\n", bold, l.Stream, reset, dim, l.Path, reset)
 	field := func(name, value string) {
 		if value != "" {
 			fmt.Fprintf(w, "%s%-10s%s %s\n", cyan, name, reset, value)

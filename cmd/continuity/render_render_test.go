@@ -9,7 +9,7 @@ import (
 )
 
 func TestRenderLedgerForTerminal(t *testing.T) {
-	l := &ledger.Ledger{Session: "auth", Path: "thoughts/ledgers/CONTINUITY_auth.md", Goal: "JWTs", Now: "Logout",
+	l := &ledger.Ledger{Stream: "auth", Path: "thoughts/ledgers/CONTINUITY_auth.md", Goal: "JWTs", Now: "Logout",
 		Next: []string{"Tests"}, Done: []string{"Refresh"}, Decisions: []ledger.Decision{{Decision: "RS256", Why: "rotation", Date: "2026-11-21"}},
 		Body: []byte("# Notes\n\nKeep `this` verbatim.\n\n- a point\n")}
 	var b bytes.Buffer

@@ -179,7 +179,7 @@ func (a *app) activeName(p *workspace.Workspace) (string, error) {
 	return name, err
 }
 
-// ledgerName is the ledger a command works on: the one named (by --ledger
+// ledgerName is the ledger a command works on: the one named (by --stream
 // or an argument), checked, else the active one.
 func (a *app) ledgerName(p *workspace.Workspace, named string) (string, error) {
 	if named == "" {

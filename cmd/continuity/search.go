@@ -12,21 +12,21 @@ import (
 )
 
 type searchOptions struct {
-	Text    string
-	Session string // only this work stream
-	Author  string // only handoffs whose author has a word starting with each of these words
-	Since   string // a date or a duration
-	In      string // ledgers, handoffs, or "" for both
-	JSON    bool
+	Text   string
+	Stream string // only this work stream
+	Author string // only handoffs whose author has a word starting with each of these words
+	Since  string // a date or a duration
+	In     string // ledgers, handoffs, or "" for both
+	JSON   bool
 }
 
 func newSearchCmd(a *app) *cobra.Command {
 	var o searchOptions
 	c := &cobra.Command{
 		Use:   "search TEXT",
-		Short: "Search ledgers and handoffs (filters: --session, --author, --since, --in)",
+		Short: "Search ledgers and handoffs (filters: --stream, --author, --since, --in)",
 		Long: `Search every ledger and handoff for TEXT (case-insensitive) and print FILE:LINE: the line.
---session keeps one work stream, --author the handoffs one person wrote (front matter author:
+--stream keeps one work stream, --author the handoffs one person wrote (front matter author:
 "Ana" finds "Ana Newcomer", each word matching the start of a word of the name),
 --since those written since a date (2026-11-01) or within a duration (7d, 36h), --in ledgers or
 handoffs only one kind of file. A line a handoff repeats from the ledger (or from another handoff)
@@ -39,7 +39,7 @@ is shown once.`,
 			return a.runWith(o, func() error { return runSearch(a, o) })
 		},
 	}
-	c.Flags().StringVar(&o.Session, "session", "", "only this work stream")
+	streamFlag(c, &o.Stream, "only this work stream", "session")
 	c.Flags().StringVar(&o.Author, "author", "", "only handoffs by this author (git user.name; a first name will do)")
 	c.Flags().StringVar(&o.Since, "since", "", "only what was written since a date or within a duration (7d)")
 	c.Flags().StringVar(&o.In, "in", "", "only ledgers or only handoffs")
@@ -50,9 +50,9 @@ func runSearch(a *app, o searchOptions) error {
 	if strings.TrimSpace(o.Text) == "" {
 		return usageError{Err: errors.New("search needs some text to look for")}
 	}
-	if o.Session != "" {
-		if err := workspace.CheckName(o.Session); err != nil {
-			return usageError{Err: fmt.Errorf("--session: %w", err)}
+	if o.Stream != "" {
+		if err := workspace.CheckName(o.Stream); err != nil {
+			return usageError{Err: fmt.Errorf("--stream: %w", err)}
 		}
 	}
 	since, err := core.Since(o.Since, a.now())
@@ -68,7 +68,7 @@ func runSearch(a *app, o searchOptions) error {
 	if err != nil {
 		return err
 	}
-	hits := core.Search(p, core.Query{Text: o.Text, Session: o.Session, Author: o.Author, Since: since, In: o.In})
+	hits := core.Search(p, core.Query{Text: o.Text, Stream: o.Stream, Author: o.Author, Since: since, In: o.In})
 	if o.JSON {
 		return writeJSON(a.out, hits)
 	}

@@ -24,7 +24,9 @@ func newStatusCmd(a *app) *cobra.Command {
 		Long: `Show the agent sessions at work in this repository, in every worktree, live ones first: the
 agent, the worktree and branch, the work stream, when it started, its last hook, and the files it
 touched most recently. A session is live while its client process runs (or, when the process could
-not be identified, for 30 minutes after its last hook); one that is over stays listed for a day.`,
+not be identified, for 30 minutes after its last hook); one that is over stays listed for a day.
+With sync: ref, a first line says this machine's name and how the last push and fetch of its
+snapshots went, and names the latest failure (` + "`continuity sync`" + ` shows it in full).`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.JSON = a.json

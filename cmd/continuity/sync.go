@@ -40,7 +40,7 @@ Pick up another machine's work with ` + "`continuity resume --from MACHINE|PERSO
 			return a.runWith(o, func() error { return runSync(a, o) })
 		},
 	}
-	c.Flags().StringVar(&o.Stream, "stream", "", "the work stream to record (default: the active one)")
+	streamFlag(c, &o.Stream, "the work stream to record (default: the active one)")
 	c.Flags().StringVar(&o.Background, "background", "", "")
 	_ = c.Flags().MarkHidden("background")
 	return c

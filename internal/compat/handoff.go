@@ -106,11 +106,11 @@ func applyCC(m *handoff.Meta, cc ccMeta) {
 	if m.Created.IsZero() && cc.Date != "" {
 		m.Created = handoff.LooseTime(cc.Date)
 	}
-	if m.Session == "" {
-		m.Session = cc.SessionName
+	if m.Stream == "" {
+		m.Stream = cc.SessionName
 	}
-	if m.Session == "" {
-		m.Session = cc.Session
+	if m.Stream == "" {
+		m.Stream = cc.Session
 	}
 	if m.Branch == "" {
 		m.Branch = cc.Branch
@@ -316,8 +316,8 @@ func fromV3(p *handoff.Parsed, m *yaml.Node) {
 	if p.Meta.Created.IsZero() {
 		p.Meta.Created = handoff.LooseTime(yamlText(yamlKey(m, "date")))
 	}
-	if p.Meta.Session == "" {
-		p.Meta.Session = yamlText(yamlKey(m, "session"))
+	if p.Meta.Stream == "" {
+		p.Meta.Stream = yamlText(yamlKey(m, "session"))
 	}
 	var b strings.Builder
 	line := func(label, v string) {

@@ -40,7 +40,7 @@ func TestSampleHandoffs(t *testing.T) {
 			withNext++
 		}
 		t.Logf("%s: form %s, created %s, session %q, goal %q, now %q, %d next", filepath.Base(path), p.Form,
-			p.Meta.Created.Format("2006-01-02T15:04:05Z07:00"), p.Meta.Session, p.Goal, p.Now, len(p.Next))
+			p.Meta.Created.Format("2006-01-02T15:04:05Z07:00"), p.Meta.Stream, p.Goal, p.Now, len(p.Next))
 		return nil
 	})
 	t.Logf("handoffs %d, dated %d, parsed (goal and summary) %d, with next steps %d", n, dated, parsed, withNext)

@@ -53,7 +53,7 @@ func TestCCHandoffGoldens(t *testing.T) {
 				Now      string    `json:"now"`
 				Next     []string  `json:"next"`
 				Summary  string    `json:"summary"`
-			}{p.Form, p.Meta.Created, "", p.Meta.Session, p.Meta.Commit, p.Meta.Branch, p.Goal, p.Now, p.Next, p.Sections["Summary"]}
+			}{p.Form, p.Meta.Created, "", p.Meta.Stream, p.Meta.Commit, p.Meta.Branch, p.Goal, p.Now, p.Next, p.Sections["Summary"]}
 			if ok {
 				got.NameTime = nt.Format("2006-01-02 15:04:05")
 				if exact {

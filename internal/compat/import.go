@@ -167,8 +167,8 @@ func Import(path string, src []byte, now time.Time) ([]byte, error) {
 	}
 	p := readSections(path, src)
 	l := p.l
-	if l.Session == "" {
-		l.Session = ledger.SessionFromPath(path)
+	if l.Stream == "" {
+		l.Stream = ledger.SessionFromPath(path)
 	}
 	if l.Updated == "" {
 		l.Updated = ledger.FormatTime(now)

@@ -315,7 +315,7 @@ func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *section
 			if h.Level == 1 && title == "" && len(p.sections) == 0 {
 				title = htext
 				if m := sessionRE().FindStringSubmatch(title); m != nil {
-					p.l.Session = strings.TrimSpace(m[1])
+					p.l.Stream = strings.TrimSpace(m[1])
 					p.drop = append(p.drop, [2]int{start, end})
 				}
 				cur = -1
@@ -349,11 +349,11 @@ func readSectionsExcept(path string, src []byte, skip map[secKind]bool) *section
 	if !p.known {
 		return nil
 	}
-	if p.l.Session == "" {
-		p.l.Session = ledger.SessionFromPath(path)
+	if p.l.Stream == "" {
+		p.l.Stream = ledger.SessionFromPath(path)
 	}
-	if p.l.Session == "CONTINUITY" { // a root CONTINUITY.md (Codex): no name of its own
-		p.l.Session = ""
+	if p.l.Stream == "CONTINUITY" { // a root CONTINUITY.md (Codex): no name of its own
+		p.l.Stream = ""
 	}
 	return p
 }

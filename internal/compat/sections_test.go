@@ -73,10 +73,10 @@ func TestSectionGoldens(t *testing.T) {
 			}
 			// The import holds the same fields, now editable.
 			if target != path {
-				if imported.Session != "codex" {
-					t.Errorf("imported root CONTINUITY.md: session %q, want codex", imported.Session)
+				if imported.Stream != "codex" {
+					t.Errorf("imported root CONTINUITY.md: session %q, want codex", imported.Stream)
 				}
-				imported.Session = l.Session
+				imported.Stream = l.Stream
 			}
 			imported.Path, imported.Updated = l.Path, l.Updated
 			again, _ := json.MarshalIndent(imported, "", "  ")

@@ -61,6 +61,13 @@ func (c Change) edits(red func(string) string, now time.Time) []ledger.Edit {
 // and returns its bytes before and after. A ledger that does not parse is
 // left untouched.
 func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before, after []byte, err error) {
+	before, after, _, err = edit(p, path, now, c)
+	return before, after, err
+}
+
+// edit is Edit, also returning the edits as they were last applied (they
+// say what they did: see ledger.Edit.Moved).
+func edit(p *workspace.Workspace, path string, now time.Time, c Change) (before, after []byte, applied []ledger.Edit, err error) {
 	rel := p.Rel(path)
 	err = safefile.Update(path, p.WriteOptions(), func(old []byte) ([]byte, error) {
 		if old == nil {
@@ -71,7 +78,8 @@ func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before,
 		// ledger's own problems, with its path and lines. The edits are
 		// built afresh for each attempt (Update tries again when an editor
 		// saved in between, and an edit such as Finish runs in steps).
-		out, err := ledger.Apply(old, now, c.edits(p.Redact, now)...)
+		applied = c.edits(p.Redact, now)
+		out, err := ledger.Apply(old, now, applied...)
 		if err != nil {
 			if compat.IsSectionStyle(old) {
 				return nil, fmt.Errorf("ledger %s: %w", rel, compat.ErrSectionStyle)
@@ -85,23 +93,9 @@ func Edit(p *workspace.Workspace, path string, now time.Time, c Change) (before,
 		return out, nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
+		return nil, nil, nil, LedgerNotFound(p, ledger.SessionFromPath(path), path)
 	}
-	return before, after, err
-}
-
-// NowMoved reports whether a done edit moved now on (it finished now), and
-// now after it.
-func NowMoved(path string, before, after []byte) (moved bool, now string) {
-	lb, err := compat.ParseLedger(path, before)
-	if err != nil {
-		return false, ""
-	}
-	la, err := compat.ParseLedger(path, after)
-	if err != nil || la.Now == lb.Now {
-		return false, ""
-	}
-	return true, la.Now
+	return before, after, applied, err
 }
 
 // Edited is what a ledger edit did (the edit commands' --json output).
@@ -118,7 +112,7 @@ type Edited struct {
 // Apply makes c on the ledger at path (see Edit) and says what it did.
 func Apply(p *workspace.Workspace, path string, now time.Time, c Change) (Edited, error) {
 	rel := p.Rel(path)
-	before, after, err := Edit(p, path, now, c)
+	_, _, applied, err := edit(p, path, now, c)
 	if err != nil {
 		return Edited{}, err
 	}
@@ -132,9 +126,9 @@ func Apply(p *workspace.Workspace, path string, now time.Time, c Change) (Edited
 		res.Added = c.Items
 	}
 	// done moves now on when it finished now: say so.
-	if c.Verb == "done" && !c.Remove {
-		if moved, now := NowMoved(rel, before, after); moved {
-			res.Now = &now
+	for _, e := range applied {
+		if m := e.Moved(); m.On {
+			res.Now = &m.Now
 		}
 	}
 	return res, nil

@@ -577,7 +577,7 @@ func replayContext(o EvalOptions, h agent.Host, f *handoff.Facts, source string)
 	if source == "compact" {
 		event = "pre-compact"
 	}
-	meta := handoff.Meta{Session: name, Created: now, Event: event, Agent: h.Name(), Model: f.Model, Tokens: f.Tokens, Version: "eval"}
+	meta := handoff.Meta{Stream: name, Created: now, Event: event, Agent: h.Name(), Model: f.Model, Tokens: f.Tokens, Version: "eval"}
 	hf := handoff.Build(meta, f, l)
 	hf.LedgerPath = lpath
 	body, err := handoff.Render(hf, "")

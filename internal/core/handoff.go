@@ -322,7 +322,7 @@ func sizeText(n int64) string {
 // newMeta is a handoff's front matter before git's facts: the request's,
 // the writing agent and what the transcript says of the model and context.
 func newMeta(r Request, e Env, f *handoff.Facts) handoff.Meta {
-	return handoff.Meta{Session: r.Name, Created: e.Now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
+	return handoff.Meta{Stream: r.Name, Created: e.Now.UTC(), Event: r.Event, Trigger: r.Trigger, Reason: r.Reason,
 		AgentSession: r.AgentSession, Agent: e.Host.Name(), Model: f.Model, Tokens: f.Tokens, Version: e.Version}
 }
 

@@ -20,13 +20,13 @@ func renderedHandoff(t testing.TB, r *testkit.Repo, m handoff.Meta, summary stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := "thoughts/shared/handoffs/" + m.Session + "/" + handoff.FileName(m.Created, m.Event, m.AgentSession)
+	rel := "thoughts/shared/handoffs/" + m.Stream + "/" + handoff.FileName(m.Created, m.Event, m.AgentSession)
 	r.Write(rel, string(src))
 	return rel
 }
 
 func meta(stream, author, agent string, created time.Time) handoff.Meta {
-	return handoff.Meta{Session: stream, Created: created, Event: "session-end", Agent: agent, Author: author,
+	return handoff.Meta{Stream: stream, Created: created, Event: "session-end", Agent: agent, Author: author,
 		Branch: "feat/" + stream, AgentSession: "0123abcd-aaaa-bbbb-cccc-000000000000", Version: "test"}
 }
 

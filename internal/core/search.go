@@ -16,21 +16,21 @@ import (
 
 // Query is what search looks for.
 type Query struct {
-	Text    string    // case-insensitive
-	Session string    // only this work stream ("" for all)
-	Author  string    // only handoffs whose author has a word starting with each of these words
-	Since   time.Time // only what was written since (zero for all)
-	In      string    // "ledgers" or "handoffs": only that kind of file ("" for both)
+	Text   string    // case-insensitive
+	Stream string    // only this work stream ("" for all)
+	Author string    // only handoffs whose author has a word starting with each of these words
+	Since  time.Time // only what was written since (zero for all)
+	In     string    // "ledgers" or "handoffs": only that kind of file ("" for both)
 }
 
 // Hit is one matching line.
 type Hit struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	Text    string `json:"text"`
-	Session string `json:"session"`
-	Kind    string `json:"kind"`
-	Author  string `json:"author,omitempty"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+	Stream string `json:"stream"`
+	Kind   string `json:"kind"`
+	Author string `json:"author,omitempty"`
 }
 
 // Search returns the lines of ledgers and handoffs that hold q.Text, each
@@ -41,7 +41,7 @@ type Hit struct {
 func Search(p *workspace.Workspace, q Query) []Hit {
 	m := newMatcher(q.Text)
 	loose := hasLoose(p.HandoffDir)
-	perStream := byStream(p, q.Session, func() func(string) []Hit {
+	perStream := byStream(p, q.Stream, func() func(string) []Hit {
 		s := searcher{p: p, q: q, m: m}
 		return func(name string) []Hit { return s.stream(name, loose) }
 	})

@@ -34,7 +34,7 @@ type Handoff struct {
 
 // Entry is one work stream as list shows it.
 type Entry struct {
-	Name     string    `json:"name"`
+	Stream   string    `json:"stream"`
 	Path     string    `json:"path,omitempty"` // the ledger; "" when the work stream has handoffs only
 	Active   bool      `json:"active"`
 	Goal     string    `json:"goal,omitempty"`
@@ -72,7 +72,7 @@ func ReadHandoff(p *workspace.Workspace, path string, now time.Time) (h Handoff,
 func List(p *workspace.Workspace, active string, recent int, now time.Time) []Entry {
 	entries := []Entry{}
 	for _, name := range Names(p) {
-		e := Entry{Name: name, Active: name == active, Authors: []string{}, Recent: []Handoff{}}
+		e := Entry{Stream: name, Active: name == active, Authors: []string{}, Recent: []Handoff{}}
 		if lp, _ := p.LedgerPath(name); lp != "" {
 			if _, err := os.Stat(lp); err == nil {
 				e.Path = p.Rel(lp)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/continuity-md/continuity/internal/compat"
 	"github.com/continuity-md/continuity/internal/testkit"
 	"github.com/continuity-md/continuity/ledger"
 )
@@ -37,7 +38,7 @@ func TestListContextSize(t *testing.T) {
 	latest := handoffFile(r, "auth", now.Add(-3*time.Hour), "Ana Newcomer", 153412)
 	handoffFile(r, "billing", now.Add(-time.Hour), "Kim", 0)
 	entries := List(openProject(r), "auth", 10, now)
-	if len(entries) != 2 || entries[0].Name != "auth" || !entries[0].Active || entries[1].Path != "" {
+	if len(entries) != 2 || entries[0].Stream != "auth" || !entries[0].Active || entries[1].Path != "" {
 		t.Fatalf("entries %+v", entries)
 	}
 	e := entries[0]
@@ -94,7 +95,7 @@ func TestSearch(t *testing.T) {
 	if hits := Search(p, Query{Text: "wrote", Since: since}); len(hits) != 1 {
 		t.Errorf("--since 7d: %+v", hits)
 	}
-	if hits := Search(p, Query{Text: "refresh", Session: "billing"}); len(hits) != 0 {
+	if hits := Search(p, Query{Text: "refresh", Stream: "billing"}); len(hits) != 0 {
 		t.Errorf("--session billing: %+v", hits)
 	}
 	if _, err := Since("last week", now); err == nil {
@@ -169,12 +170,19 @@ func TestEditAndNowMoved(t *testing.T) {
 	r.Write("thoughts/ledgers/CONTINUITY_auth.md", ledgerSrc)
 	p := openProject(r)
 	path := r.Path("thoughts/ledgers/CONTINUITY_auth.md")
-	before, after, err := Edit(p, path, now, Change{Verb: "done", Items: []string{"Refresh endpoint"}})
+	done, err := Apply(p, path, now, Change{Verb: "done", Items: []string{"Refresh endpoint"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moved, nowText := NowMoved("x.md", before, after); !moved || nowText != "Logout endpoint" {
-		t.Errorf("NowMoved = %v, %q", moved, nowText)
+	if done.Now == nil || *done.Now != "Logout endpoint" {
+		t.Errorf("done: now moved to %v, want Logout endpoint", done.Now)
+	}
+	if l, err := compat.ParseLedger("x.md", []byte(r.Read("thoughts/ledgers/CONTINUITY_auth.md"))); err != nil || l.Now != "Logout endpoint" {
+		t.Errorf("the ledger's now after done: %v (%v)", l, err)
+	}
+	// An item that is not now leaves now where it is, and says nothing of it.
+	if done, err := Apply(p, path, now, Change{Verb: "done", Items: []string{"Something else"}}); err != nil || done.Now != nil {
+		t.Errorf("done of another item: now %v, %v", done.Now, err)
 	}
 	secret := "AKIA" + "IOSFODNN7EXAMPLE"
 	if _, _, err := Edit(p, path, now, Change{Verb: "question", Items: []string{"rotate " + secret + "?"}}); err != nil {

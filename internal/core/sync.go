@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,7 +121,7 @@ func Share(p *workspace.Workspace, e Env, stream, handoffRel, event string) (str
 	carry, err := tr.BuildCarry(ctx, func(b []byte) ([]byte, bool) {
 		out := p.Redact(string(b))
 		return []byte(out), out != string(b)
-	})
+	}, strings.TrimSuffix(p.Rel(p.HandoffDir), "/")+"/")
 	if err == nil {
 		s.Carry = carry
 	}
@@ -421,13 +422,40 @@ func fromOtherMachines(p *workspace.Workspace, e Env, in *inject.Input, name str
 	if created.IsZero() {
 		created = s.When
 	}
+	fromMachine := "machine " + oneLineCut(s.Host(), 60) + " (fetched from " + s.Remote + ")"
+	ledgerFromMachine(p, in, name, s, fromMachine)
 	if in.Handoff != nil && !created.After(in.Handoff.Meta.Created) {
 		return
 	}
 	// The byline says who, when and on which branch: where is the machine.
 	in.Handoff, in.HandoffPath = s.Handoff, s.Ref+":handoff.md"
-	in.HandoffFrom = "machine " + oneLineCut(s.Host(), 60) + " (fetched from " + s.Remote + ")"
+	in.HandoffFrom = fromMachine
 	in.HandoffCommitAuthor = s.Author
+}
+
+// ledgerFromMachine gives the start the goal, now and next of the
+// stream's ledger as another machine recorded it, when that is later than
+// this worktree's ledger file and they differ, saying where they come from
+// (as another worktree's are).
+func ledgerFromMachine(p *workspace.Workspace, in *inject.Input, name string, s Snapshot, from string) {
+	if in.Ledger == nil || s.stored.Ledger == nil || s.Meta.Written.IsZero() {
+		return
+	}
+	path, err := p.LedgerPath(name)
+	if err != nil {
+		return
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !s.Meta.Written.After(fi.ModTime()) {
+		return
+	}
+	theirs, err := compat.ParseLedger(s.Ref+":ledger.md", s.stored.Ledger)
+	if err != nil || theirs.Goal == in.Ledger.Goal && theirs.Now == in.Ledger.Now && slices.Equal(theirs.Next, in.Ledger.Next) {
+		return
+	}
+	l := *in.Ledger
+	l.Goal, l.Now, l.Next = theirs.Goal, theirs.Now, theirs.Next
+	in.Ledger, in.LedgerFrom = &l, from
 }
 
 // ResumeFrom is what `continuity resume --from` gives: the newest

@@ -124,12 +124,16 @@ func (m *machine) endSession(id string, now time.Time) string {
 // Neither worktree, index nor branch list is touched by the record.
 func TestWorkTravelsToAnotherMachine(t *testing.T) {
 	remote, laptop, desk := twoMachines(t)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := time.Now().UTC().Add(time.Second)
 	laptop.write("src/app.go", []byte("package app\n\nfunc Div(a, b int) int { return a / b }\n"), 0o644)
 	laptop.write("src/new.go", []byte("package app\r\n// no newline at the end"), 0o644)
 	laptop.write("run.sh", []byte("#!/bin/sh\nexit 0\n"), 0o755)
 	laptop.write("conf/.env", []byte("TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n"), 0o644)
 	laptop.write("build.log", []byte("ignored\n"), 0o644)
+	lpath, _ := laptop.open().LedgerPath("auth")
+	if _, _, err := Edit(laptop.open(), lpath, now, Change{Verb: "now", Items: []string{"Wire logout into the mobile client"}}); err != nil {
+		t.Fatal(err)
+	}
 	statusBefore := laptop.git("status", "--porcelain")
 	stderr := laptop.endSession("sess-laptop", now)
 	if !strings.Contains(stderr, "handoffs now go to origin's refs/continuity/laptop-") {
@@ -157,6 +161,8 @@ func TestWorkTravelsToAnotherMachine(t *testing.T) {
 	}
 	ans, _ := desk.hook(agent.Event{Kind: agent.Start, Name: "SessionStart", SessionID: "sess-desk", Source: "startup"}, now.Add(2*time.Hour))
 	contains(t, "the desk's start", ans.Context, "Latest handoff (session-end by Kim, 2 h ago on main), from machine laptop (fetched from origin)")
+	contains(t, "the desk's start", ans.Context, "Now: Wire logout into the mobile client",
+		"Goal, now and next below are from this stream's ledger in machine laptop (fetched from origin)")
 	if !strings.Contains(ans.Context, "Replacing session cookies with short-lived JWTs") || !strings.Contains(ans.Context, "Uncommitted: `src/app.go`") {
 		t.Errorf("the desk's start lacks the laptop's handoff:\n%s", ans.Context)
 	}
@@ -195,7 +201,12 @@ func TestWorkTravelsToAnotherMachine(t *testing.T) {
 		}
 	}
 	if r.Applied == nil || len(r.Applied.Redacted) != 1 {
-		t.Errorf("applied %+v", r.Applied)
+		t.Fatalf("applied %+v", r.Applied)
+	}
+	for _, w := range r.Applied.Written {
+		if strings.HasPrefix(w, "thoughts/shared/handoffs/") {
+			t.Errorf("a handoff file was carried (%s): the snapshot holds its own", w)
+		}
 	}
 	if !strings.Contains(r.Text, "from laptop (Kim)") {
 		t.Errorf("resume text:\n%s", r.Text)

@@ -14,7 +14,7 @@ var now = time.Date(2026, 11, 22, 14, 5, 9, 0, time.UTC)
 
 func bigLedger(n int) *ledger.Ledger {
 	l := &ledger.Ledger{
-		Session: "auth", Goal: "Replace session cookies with JWTs", Now: "Logout endpoint",
+		Stream: "auth", Goal: "Replace session cookies with JWTs", Now: "Logout endpoint",
 		Updated: "2026-11-22T14:05:09Z",
 	}
 	for i := 0; i < n; i++ {

@@ -156,8 +156,16 @@ type call struct {
 // transcript.Recognised), whether or not it held a fact.
 func (a *Accumulator) Recognised() { a.st.Records++ }
 
+// slowdown, when set (the benchslow build tag only), runs at each
+// observation: a deliberately slow accumulator, which script/bench must
+// catch.
+var slowdown func()
+
 // Add takes one observation.
 func (a *Accumulator) Add(o Observation) {
+	if slowdown != nil {
+		slowdown()
+	}
 	if a.st.Started == "" && o.Time != "" {
 		a.st.Started = strings.Clone(o.Time)
 	}
@@ -312,12 +320,17 @@ func (a *Accumulator) result(o Observation) {
 		return
 	}
 	failed := o.Failed || (o.Exit != nil && *o.Exit != 0)
-	if o.Text == "" && o.Output != nil && (failed || c.Check != "" || c.Plan != nil || makesCommits(c.Command)) {
+	// A check that did not fail by its status, whose output holds no
+	// runner's failure and is not piped away, passed: its output (which
+	// can be long) need not be made.
+	quiet := c.Check != "" && !failed && o.Text == "" && o.MayHold != nil && !o.MayHold("FAIL") && !pipedAway(c.Command)
+	if o.Text == "" && o.Output != nil && (failed || (c.Check != "" && !quiet) || c.Plan != nil || makesCommits(c.Command)) {
 		o.Text = o.Output()
 	}
 	if c.Check != "" {
 		outcome := handoff.Passed
 		switch {
+		case quiet:
 		case failed:
 			outcome = handoff.Failed
 		case failedOutput(o.Text):

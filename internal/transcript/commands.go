@@ -232,7 +232,7 @@ func failingNames(out string) []string {
 		}
 		names = append(names, handoff.Cut(n, 120))
 	}
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		l := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(l, "--- FAIL: "):
@@ -253,7 +253,7 @@ func failingNames(out string) []string {
 // failedOutput reports whether an output says a test failed, whatever the
 // exit status (a run piped into tail still prints "FAIL").
 func failedOutput(out string) bool {
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "--- FAIL: ") || strings.HasPrefix(l, "FAIL\t") || l == "FAIL" ||
 			strings.HasPrefix(l, "FAILED ") || strings.HasSuffix(l, " ... FAILED") {
@@ -272,7 +272,7 @@ func passedOutput(out string) bool {
 		return false
 	}
 	passed := false
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		l := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(l, "panic:"), strings.HasPrefix(l, "test result: FAILED"):
@@ -380,7 +380,7 @@ func errorText(out string, command bool) string {
 	out = strings.ReplaceAll(out, "<tool_use_error>", "")
 	out = strings.ReplaceAll(out, "</tool_use_error>", "")
 	last := ""
-	for _, l := range strings.Split(out, "\n") {
+	for l := range strings.SplitSeq(out, "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "Output:"))
 		switch {
 		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Exit Code:") ||

@@ -84,8 +84,13 @@ type Observation struct {
 	// result to unescape): called only when the accumulator needs it (a
 	// failure, a check, a commit), and only when Text is "".
 	Output func() string
-	Tokens int    // Usage: tokens in context, from the host's own count (0: unknown)
-	Model  string // Usage
+	// MayHold, when not nil, tells without making the output whether it
+	// may hold word (letters only): false only when it surely does not.
+	// A check's output that cannot hold a test runner's failure is
+	// then never made (the hot path of a long session's test runs).
+	MayHold func(word string) bool
+	Tokens  int    // Usage: tokens in context, from the host's own count (0: unknown)
+	Model   string // Usage
 }
 
 // PlanEdit is a change to the agent's plan.

@@ -51,9 +51,11 @@ type Skipped struct {
 // BuildCarry takes the uncommitted work of the worktree: every path git
 // status lists (untracked ones file by file, ignored ones never), each
 // file's bytes through redact (a binary file with a secret is left out,
-// never altered), within the caps. It returns nil when the worktree has no
-// uncommitted change.
-func (r Repo) BuildCarry(ctx context.Context, redact func([]byte) ([]byte, bool)) (*Carry, error) {
+// never altered), within the caps. Paths under one of the prefixes in
+// leave ("dir/") are left out without a word (continuity's own handoffs:
+// the snapshot holds the one that matters). It returns nil when the
+// worktree has no uncommitted change.
+func (r Repo) BuildCarry(ctx context.Context, redact func([]byte) ([]byte, bool), leave ...string) (*Carry, error) {
 	root := r.Git.Repo.Root
 	base := gitfacts.FullCommit(r.Git.Repo)
 	if base == "" {
@@ -74,6 +76,9 @@ func (r Repo) BuildCarry(ctx context.Context, redact func([]byte) ([]byte, bool)
 			continue
 		}
 		rel := string(f[3:])
+		if under(rel, leave) {
+			continue
+		}
 		if !safeRel(rel) {
 			c.Skipped = append(c.Skipped, Skipped{Path: rel, Why: "a path continuity does not carry"})
 			continue
@@ -121,6 +126,15 @@ func (r Repo) BuildCarry(ctx context.Context, redact func([]byte) ([]byte, bool)
 		return nil, nil
 	}
 	return c, nil
+}
+
+func under(rel string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if p != "" && strings.HasPrefix(rel, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // safeRel reports a path a carry may hold and write back: relative,

@@ -305,8 +305,8 @@ func (s *Server) handoff(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(parts) == 2 {
 		d.Stream = parts[0]
-	} else if workspace.CheckName(d.Meta.Session) == nil {
-		d.Stream = d.Meta.Session
+	} else if workspace.CheckName(d.Meta.Stream) == nil {
+		d.Stream = d.Meta.Stream
 	}
 	d.Body = s.markdown(body)
 	s.render(w, http.StatusOK, "handoff", s.page0(path.Base(rel), d))
@@ -338,7 +338,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			h.Text, h.Author = s.clean(h.Text), s.clean(h.Author)
-			href := "/stream/" + h.Session
+			href := "/stream/" + h.Stream
 			if h.Kind == "handoff" {
 				href = s.handoffHref(h.Path)
 			}

@@ -29,7 +29,7 @@ func team(t *testing.T) *testkit.Repo {
 		{"auth", "Ana Newcomer", "codex", "Logout revokes the refresh token."},
 		{"billing", "Lee", "gemini", "Invoices render as PDF."},
 	} {
-		m := handoff.Meta{Session: w.stream, Created: now.Add(time.Duration(i-3) * time.Hour), Event: "session-end",
+		m := handoff.Meta{Stream: w.stream, Created: now.Add(time.Duration(i-3) * time.Hour), Event: "session-end",
 			Agent: w.agent, Author: w.author, Branch: "feat/" + w.stream, AgentSession: "0123abcd-0000", Version: "test"}
 		src, err := handoff.Render(&handoff.Handoff{Meta: m, Summary: w.summary}, "")
 		if err != nil {

@@ -156,8 +156,8 @@ func (p *Workspace) looseOwner(path, only string) string {
 	if err != nil { // a file larger than any handoff is none of a stream's
 		return ""
 	}
-	if h, err := compat.ParseHandoff(src); err == nil && h.Meta.Session != "" {
-		return strings.TrimPrefix(h.Meta.Session, "CLAUDE-")
+	if h, err := compat.ParseHandoff(src); err == nil && h.Meta.Stream != "" {
+		return strings.TrimPrefix(h.Meta.Stream, "CLAUDE-")
 	}
 	for _, m := range ledgerMention().FindAllSubmatch(src, -1) {
 		if n := strings.TrimPrefix(string(m[1]), "CLAUDE-"); CheckName(n) == nil {

@@ -64,7 +64,7 @@ func benchInput(b *testing.B) inject.Input {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := handoff.Build(handoff.Meta{Session: "big", Created: benchNow.Add(-time.Hour), Event: "pre-compact", Version: "bench"}, facts, l)
+	h := handoff.Build(handoff.Meta{Stream: "big", Created: benchNow.Add(-time.Hour), Event: "pre-compact", Version: "bench"}, facts, l)
 	body, err := handoff.Render(h, "")
 	if err != nil {
 		b.Fatal(err)

@@ -89,7 +89,7 @@ func makeRepo(bin, modRoot, dir string, ledgers, handoffs int) error {
 	if err := os.MkdirAll(hdir, 0o755); err != nil {
 		return err
 	}
-	meta := handoff.Meta{Session: activeStream, Event: "pre-compact", Trigger: "auto",
+	meta := handoff.Meta{Stream: activeStream, Event: "pre-compact", Trigger: "auto",
 		Branch: "main", Commit: "0123456789abcdef0123456789abcdef01234567", Version: "bench"}
 	h := handoff.Build(meta, facts, active)
 	h.LedgerPath = "thoughts/ledgers/CONTINUITY_" + activeStream + ".md"

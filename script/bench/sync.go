@@ -70,6 +70,10 @@ func runSync(c config, bin, modRoot, tmp string, env []string, logf func(string,
 	if err != nil || !strings.Contains(string(out), "refs/continuity/bench-") {
 		return nil, fmt.Errorf("sync on recorded nothing on refs/continuity/ (%v)", err)
 	}
-	extra := on.median() - off.median()
-	return []row{{p: off}, {p: on, ratio: fmt.Sprintf("+%s over sync off", ms(extra)), target: "< off + " + ms(syncCost), ok: pass(extra < syncCost)}}, nil
+	// Judged on CPU time (the git processes it waits for included), as
+	// every target here: on a shared machine the clock mostly measures
+	// the queue for a core. The wall time's difference is shown beside.
+	extra := on.cpuMedian() - off.cpuMedian()
+	return []row{{p: off}, {p: on, ratio: fmt.Sprintf("+%s CPU over sync off (wall +%s)", ms(extra), ms(on.median()-off.median())),
+		target: "< off + " + ms(syncCost), ok: pass(float64(extra) < float64(syncCost)*(1+noiseMargin)), past: extra > syncCost}}, nil
 }

@@ -368,6 +368,7 @@ func toolResults(agent, ts string, content []byte, acc *transcript.Accumulator) 
 		found = true
 		o := transcript.Observation{Kind: transcript.Result, Time: ts, Agent: agent, ID: id, Failed: isErr}
 		o.Output = func() string { return contentText(parse(text)) }
+		o.MayHold = func(word string) bool { return mayHold(text, word) }
 		if isErr {
 			// A failed Bash command's result opens with its exit code.
 			out := o.Output()
@@ -386,6 +387,14 @@ func toolResults(agent, ts string, content []byte, acc *transcript.Accumulator) 
 		return true
 	})
 	return found
+}
+
+// mayHold reports whether the text of the JSON value raw (a string, or an
+// array of text blocks) may hold word, a word of letters: false only when
+// its bytes do not, and no \u escape (the one escape that can stand for a
+// letter) could hide it.
+func mayHold(raw []byte, word string) bool {
+	return bytes.Contains(raw, []byte(word)) || bytes.Contains(raw, []byte(`\u`))
 }
 
 var (

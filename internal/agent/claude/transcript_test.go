@@ -506,3 +506,31 @@ func TestFactsFixture(t *testing.T) {
 		t.Errorf("the reader's facts differ from handoff/testdata/tools-and-compact.facts.json:\n got %+v\nwant %+v", *f, want)
 	}
 }
+
+// A check whose status says nothing failed is read from its output: a
+// runner's failure there, written plainly or behind a \u escape, fails it;
+// an output that cannot hold one (whose text is then never made) passes.
+func TestCheckVerdictFromOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name, output string // output: a JSON string
+		want         string
+	}{
+		{"plain failure", `"=== RUN   TestX\n--- FAIL: TestX (0.00s)\nok  \tother\t0.1s"`, handoff.Failed},
+		{"escaped failure", `"=== RUN   TestX\n--- \u0046AIL: TestX (0.00s)"`, handoff.Failed},
+		{"in a text block", `[{"type":"text","text":"FAIL\texample.com/x\t0.1s"}]`, handoff.Failed},
+		{"passed", `"ok  \texample.com/x\t0.1s\n\u2713 done"`, handoff.Passed},
+		{"long and quiet", `"` + strings.Repeat(`ok  \texample.com/x\t0.1s \"quoted\"\n`, 20000) + `"`, handoff.Passed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./... ; echo done"}}]}}` + "\n" +
+				`{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":false,"content":` + tc.output + `}]}}` + "\n"
+			f, err := ReadTranscript(strings.NewReader(src), "/tmp/p", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Checks) != 1 || f.Checks[0].Outcome != tc.want {
+				t.Errorf("checks = %+v, want one %s", f.Checks, tc.want)
+			}
+		})
+	}
+}

@@ -332,7 +332,7 @@ func (d *records) output(id, out, ts string, acc *transcript.Accumulator) {
 	if m := exitLine().FindStringSubmatch(head); m != nil {
 		code, _ := strconv.Atoi(m[1])
 		o.Exit = transcript.Exit(code)
-	} else if m := runningLine().FindStringSubmatch(out); m != nil {
+	} else if m := runningLine().FindStringSubmatch(head); m != nil { // the header, never the output proper (long)
 		d.Sessions = bounded(d.Sessions)
 		d.Sessions[strings.Clone(m[1])] = strings.Clone(target)
 		o.Running = true
