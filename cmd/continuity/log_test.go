@@ -64,7 +64,7 @@ func TestRunLog(t *testing.T) {
 	}
 	// Piped (the output here is a buffer), a long summary is whole.
 	long := strings.Repeat("a summary that goes on ", 10) + "to its end."
-	writeHandoff(t, a, handoff.Meta{Session: "auth", Created: day.Add(48 * time.Hour), Event: "manual", Author: "Kim"}, long)
+	writeHandoff(t, a, handoff.Meta{Stream: "auth", Created: day.Add(48 * time.Hour), Event: "manual", Author: "Kim"}, long)
 	out.Reset()
 	if err := runLog(a, logOptions{}); err != nil {
 		t.Fatal(err)
