@@ -25,11 +25,11 @@ const itemRunes = 500
 // The output is at most DefaultMaxBytes long unless the template's fixed
 // text alone is longer, and the same input always renders the same bytes.
 func Render(h *Handoff, tmpl string) ([]byte, error) {
-	return RenderLimit(h, tmpl, DefaultMaxBytes)
+	return renderLimit(h, tmpl, DefaultMaxBytes)
 }
 
-// RenderLimit is Render with a size limit in bytes (0 = DefaultMaxBytes).
-func RenderLimit(h *Handoff, tmpl string, limit int) ([]byte, error) {
+// renderLimit is Render with a size limit in bytes (0 = DefaultMaxBytes).
+func renderLimit(h *Handoff, tmpl string, limit int) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}

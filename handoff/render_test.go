@@ -102,14 +102,14 @@ func TestRenderGolden(t *testing.T) {
 			if name == "cut.md" {
 				limit = 3000
 			}
-			out, err := RenderLimit(h, "", limit)
+			out, err := renderLimit(h, "", limit)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(out) > limit {
 				t.Errorf("%d bytes, limit %d", len(out), limit)
 			}
-			again, _ := RenderLimit(h, "", limit)
+			again, _ := renderLimit(h, "", limit)
 			if !bytes.Equal(out, again) {
 				t.Error("two renderings differ")
 			}

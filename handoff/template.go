@@ -24,7 +24,7 @@ var errOutput = errors.New("the template printed more than 4 MiB")
 // template's own failure only.
 func RenderProject(h *Handoff, tmpl string, limit int, timeout time.Duration) (out []byte, problem string, err error) {
 	if tmpl == "" {
-		out, err = RenderLimit(h, "", limit)
+		out, err = renderLimit(h, "", limit)
 		return out, "", err
 	}
 	type result struct {
@@ -36,7 +36,7 @@ func RenderProject(h *Handoff, tmpl string, limit int, timeout time.Duration) (o
 	// in the background until the process exits, and must not share h.
 	cp := *h
 	go func() {
-		o, e := RenderLimit(&cp, tmpl, limit)
+		o, e := renderLimit(&cp, tmpl, limit)
 		done <- result{o, e}
 	}()
 	select {
@@ -48,7 +48,7 @@ func RenderProject(h *Handoff, tmpl string, limit int, timeout time.Duration) (o
 	case <-time.After(timeout):
 		problem = fmt.Sprintf("handoff template not used: it ran past %v", timeout)
 	}
-	out, err = RenderLimit(h, "", limit)
+	out, err = renderLimit(h, "", limit)
 	return out, problem, err
 }
 

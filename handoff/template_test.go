@@ -8,7 +8,7 @@ import (
 
 func TestRenderProjectFallsBack(t *testing.T) {
 	h := &Handoff{Meta: testMeta, Summary: "the summary", Files: []string{"a.go", "b.go"}}
-	builtin, err := RenderLimit(h, "", 0)
+	builtin, err := renderLimit(h, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,21 +26,21 @@ var blocks = parser.NewParser(
 // ParseMarkdown returns src's block tree. Its segments index src itself: the
 // bounded copy goldmark reads has the same length.
 func ParseMarkdown(src []byte) ast.Node {
-	return blocks.Parse(text.NewReader(BoundMarkdown(src)))
+	return blocks.Parse(text.NewReader(boundMarkdown(src)))
 }
 
 // Max is the deepest nesting a parser is given; no ledger or handoff a
 // person or continuity writes comes near it.
 const Max = 64
 
-// BoundMarkdown returns src, or a copy of the same length in which every
+// boundMarkdown returns src, or a copy of the same length in which every
 // container marker (a block quote's '>', a list item's bullet or number)
 // nested deeper than Max, on one line or by indentation, is replaced by a
 // backslash: the rest of its line is then plain text at depth Max. A '['
 // opened past Max unclosed ones in a paragraph (link text nested in link
 // text) becomes a space. Block parsing keeps track of brackets for link
 // reference definitions.
-func BoundMarkdown(src []byte) []byte {
+func boundMarkdown(src []byte) []byte {
 	out := src
 	own := func() {
 		if len(out) > 0 && &out[0] == &src[0] {

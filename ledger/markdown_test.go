@@ -34,7 +34,7 @@ func TestBoundKeepsLength(t *testing.T) {
 		indented.String(),
 		strings.Repeat("[", 100000) + "x" + strings.Repeat("]", 100000) + "\n",
 	} {
-		b := BoundMarkdown([]byte(src))
+		b := boundMarkdown([]byte(src))
 		if len(b) != len(src) {
 			t.Errorf("length %d, want %d", len(b), len(src))
 		}
@@ -43,7 +43,7 @@ func TestBoundKeepsLength(t *testing.T) {
 		}
 	}
 	shallow := []byte("# H\n\n" + strings.Repeat("> ", Max-1) + "- [a](b) *c*\n  - d\n")
-	if b := BoundMarkdown(shallow); !bytes.Equal(b, shallow) || &b[0] != &shallow[0] {
+	if b := boundMarkdown(shallow); !bytes.Equal(b, shallow) || &b[0] != &shallow[0] {
 		t.Errorf("shallow text changed: %q", b)
 	}
 }

@@ -33,12 +33,6 @@ var (
 	listKeys   = map[string]bool{KeyConstraints: true, KeyDone: true, KeyNext: true, KeyDecisions: true, KeyQuestions: true, KeyFiles: true}
 )
 
-// IsListKey reports whether key is one of the ledger's list fields.
-func IsListKey(key string) bool { return listKeys[key] }
-
-// IsScalarKey reports whether key is one of the ledger's scalar fields.
-func IsScalarKey(key string) bool { return scalarKeys[key] }
-
 // entry is one top-level key of the front matter with the offsets edits need.
 type entry struct {
 	key, val  *yaml.Node

@@ -86,7 +86,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "use", "bi"}, "billing\n"},
 		{[]string{"__complete", "log", "--stream", "a"}, "auth-refactor\n"},
 		{[]string{"__complete", "search", "x", "--session", ""}, "auth-refactor\nbilling\n"},
-		{[]string{"__complete", "init", "--agent", ""}, "claude\ncodex\ngemini\ncopilot\ndroid\n"},
+		{[]string{"__complete", "init", "--agent", ""}, strings.Join(hostNameList(), "\n") + "\n"},
 		{[]string{"__complete", "log", "--agent", "g"}, "gemini\n"},
 		{[]string{"__complete", "show", "billing", ""}, ""},
 	} {

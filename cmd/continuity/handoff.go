@@ -37,7 +37,10 @@ newest transcript the host (--agent) keeps for this project.`,
 				return err
 			}
 			if err != nil {
-				fmt.Fprintf(a.errw, "continuity: %v\n", err)
+				return err
+			}
+			if werr := w.Warning(); werr != nil {
+				fmt.Fprintf(a.errw, "continuity: %v\n", werr)
 			}
 			if w.Path == "" { // the same as this session's last handoff
 				fmt.Fprintf(a.errw, "continuity: %s\n", w.Message)

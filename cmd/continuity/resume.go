@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -136,6 +137,23 @@ func forPerson(inj core.Injection) core.Injection {
 	if in.Ledger != nil && in.Ledger.Updated != "" {
 		head += ", last updated " + in.Ledger.Updated
 	}
-	inj.Text = head + ":\n" + rest
+	inj.Text = head + ":\n" + unfence(rest)
 	return inj
+}
+
+// fenceLine matches the lines that frame the repository's text for a
+// model (the fence and the line explaining it): a person reading the
+// context needs neither.
+var fenceLine = regexp.MustCompile(`^(?:«(?:quoted|end) [0-9a-f]+»|Between «quoted [0-9a-f]+» and «end [0-9a-f]+»: .*)$`)
+
+// unfence drops the model's framing from an injection printed for a person.
+func unfence(text string) string {
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !fenceLine.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

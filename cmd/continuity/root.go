@@ -137,7 +137,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 		c.GroupID = "ledger"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a), newServeCmd(a)} {
+	for _, c := range []*cobra.Command{newHookCmd(a), newContextCmd(a), newHandoffCmd(a), newResumeCmd(a), newThinCmd(a), newServeCmd(a), newIndexCmd(a)} {
 		c.GroupID = "hooks"
 		root.AddCommand(c)
 	}
@@ -157,7 +157,7 @@ Start with:  continuity demo            (the whole loop on sample data)
 var printsJSON = map[string]bool{
 	"new": true, "use": true, "goal": true, "now": true, "done": true, "next": true, "question": true,
 	"constraint": true, "decide": true, "show": true, "list": true, "log": true, "search": true, "lint": true,
-	"hook": true, "context": true, "handoff": true, "doctor": true, "scan": true, "config": true,
+	"hook": true, "context": true, "index": true, "handoff": true, "doctor": true, "scan": true, "config": true,
 	"prune": true, "thin": true, "demo": true, "version": true, "init": true, "uninstall": true, "import": true, "status": true, "sync": true, "resume": true, "eval": true,
 }
 

@@ -189,6 +189,19 @@ type SessionFiler interface {
 	TranscriptFiles(path string) []string
 }
 
+// A SessionLister finds the transcripts it keeps of sessions that ran in
+// any of dirs (a repository's worktrees), for `continuity index`: only
+// those whose own records say they ran there, never another project's.
+type SessionLister interface {
+	Sessions(getenv func(string) string, dirs []string) []Found
+}
+
+// Found is one session's transcript a SessionLister found.
+type Found struct {
+	Session string // the agent's session id
+	Path    string // its transcript
+}
+
 // A ClientNamer names the client's executables, so that recovery can tell
 // the client process from a shell between it and the hook.
 type ClientNamer interface {
@@ -260,6 +273,9 @@ type Served struct {
 	// TranscriptFiles lists a session's files, its transcript first
 	// (SessionFiler).
 	TranscriptFiles func(path string) []string
+	// Sessions finds the transcripts of a repository's sessions
+	// (SessionLister).
+	Sessions func(getenv func(string) string, dirs []string) []Found
 	// ClientNames names the client's executables (ClientNamer); nil when
 	// the host names none.
 	ClientNames []string
@@ -296,6 +312,9 @@ func Serve(h Host) Served {
 	}
 	if f, ok := h.(SessionFiler); ok {
 		s.TranscriptFiles = f.TranscriptFiles
+	}
+	if l, ok := h.(SessionLister); ok {
+		s.Sessions = l.Sessions
 	}
 	if n, ok := h.(ClientNamer); ok {
 		s.ClientNames = n.ClientNames()

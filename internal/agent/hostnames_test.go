@@ -19,9 +19,9 @@ import (
 // their titles used as data (a title goes through Host.Title or hosts.TitleOf).
 var hostName = regexp.MustCompile(`\b(SessionStart|PreCompact|PostCompact|SessionEnd|UserPromptSubmit|PreToolUse|PostToolUse|SubagentStop|PreCompress|BeforeAgent|AfterAgent|BeforeModel|AfterModel|BeforeTool|AfterTool)\b` +
 	`|\b(sessionStart|userPromptSubmitted|postToolUse|preCompact|agentStop|sessionEnd)\b` +
-	`|^"Stop"$|\bCLAUDE_\w*|\bCODEX_\w*|\bGEMINI_\w*|\bCOPILOT_\w*|\bFACTORY_\w*|\bDROID_\w*|(^|[^\w.])\.(claude|codex|gemini|copilot|factory)\b` +
+	`|^"Stop"$|\bCLAUDE_\w*|\bCODEX_\w*|\bGEMINI_\w*|\bCOPILOT_\w*|\bFACTORY_\w*|\bDROID_\w*|\bQWEN_\w*|(^|[^\w.])\.(claude|codex|gemini|copilot|factory|qwen)\b` +
 	`|\b(transcript_path|hook_event_name|hookEventName|hookSpecificOutput|additionalContext|compact_summary)\b` +
-	`|\bClaude Code\b|\bCodex\b|\bGemini\b|\bCopilot\b|\bDroid\b`)
+	`|\bClaude Code\b|\bCodex\b|\bGemini\b|\bCopilot\b|\bDroid\b|\bQwen\b`)
 
 // allowed are the places outside a host package that must keep a host's
 // name, each with why. The key is "path: the name found".
@@ -118,7 +118,7 @@ func TestNoHostNameOutsideItsPackage(t *testing.T) {
 // neutral words around them.
 func TestHostNamePattern(t *testing.T) {
 	for _, s := range []string{`"SessionStart"`, `"Stop"`, `"CLAUDE_ENV_FILE"`, `"~/.codex/hooks.json"`, `".gemini"`,
-		`"transcript_path"`, `"typed in Claude Code"`, `"Codex"`, `PreCompress`, `"hook_event_name"`, "`json:\"hookEventName\"`", `"COPILOT_HOME"`, `"sessionStart"`, `".factory"`, `"Droid"`} {
+		`"transcript_path"`, `"typed in Claude Code"`, `"Codex"`, `PreCompress`, `"hook_event_name"`, "`json:\"hookEventName\"`", `"COPILOT_HOME"`, `"sessionStart"`, `".factory"`, `"Droid"`, `"QWEN_PROJECT_DIR"`, `".qwen"`, `"Qwen Code"`} {
 		if !hostName.MatchString(s) {
 			t.Errorf("%s not caught", s)
 		}

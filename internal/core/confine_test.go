@@ -100,9 +100,10 @@ func TestTranscriptConfined(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("the hook hung on the transcript")
 			}
-			if w.Path == "" {
+			if w.Path == "" || err != nil {
 				t.Fatalf("no handoff written: %+v, %v", w, err)
 			}
+			err = w.Warning() // written, with its problems as values
 			if got := w.Read != ""; got != tt.read {
 				t.Fatalf("transcript read %v (%q), want %v; err %v", got, w.Read, tt.read, err)
 			}
@@ -273,7 +274,7 @@ func TestSessionEndRefusedIsNotIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, err := WriteHandoff(r.p, r.env0(nil), Request{Name: "auth", Event: "session-end", AgentSession: "s-end", Transcript: outside, SkipIfSame: true})
-	if w.Path == "" || err == nil || !strings.Contains(err.Error(), "outside the agent's own session directory") {
+	if w.Path == "" || err != nil || w.Warning() == nil || !strings.Contains(w.Warning().Error(), "outside the agent's own session directory") {
 		t.Errorf("session end, transcript refused: %+v, %v", w, err)
 	}
 }

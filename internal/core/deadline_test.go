@@ -37,8 +37,8 @@ func TestHandoffReadInPart(t *testing.T) {
 	if w.Path == "" {
 		t.Fatalf("no handoff written when time ran out: %+v, %v", w, err)
 	}
-	if err == nil || !strings.Contains(err.Error(), "read only in part") {
-		t.Errorf("no warning that the transcript was read in part: %v", err)
+	if err != nil || w.Warning() == nil || !strings.Contains(w.Warning().Error(), "read only in part") {
+		t.Errorf("no warning that the transcript was read in part: %v, %v", err, w.Warning())
 	}
 	src := r.read(w.Path)
 	contains(t, "the hurried handoff", src, "written from the first ", "the hook ran out of time", "src/auth/token.go")

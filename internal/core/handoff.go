@@ -52,6 +52,22 @@ type Written struct {
 	Message string   // one line saying what happened
 	Read    string   // what the transcript held, in a few words ("" when none was read)
 	Files   []string // the files the session touched, relative to the root, first touch first
+	// Warnings are what went wrong short of failing (an unread transcript,
+	// a ledger left as it was): the handoff at Path was written all the same.
+	Warnings []string
+	// record is what the session's local state learns (nil: nothing).
+	record func(*localstate.Session)
+}
+
+// Warning is the warnings as one error, nil when there are none.
+func (w Written) Warning() error {
+	if len(w.Warnings) == 0 {
+		return nil
+	}
+	if w.Path == "" {
+		return errors.New(strings.Join(w.Warnings, "; "))
+	}
+	return fmt.Errorf("wrote %s, but: %s", w.Path, strings.Join(w.Warnings, "; "))
 }
 
 // gitBudget bounds the git calls of a handoff: a slow or locked
@@ -63,9 +79,22 @@ const gitBudget = 400 * time.Millisecond
 // its own; then the ledger learns the session's files and local state the
 // handoff. A handoff equal to the session's previous one apart from its
 // time and name is not written again. A handoff written with problems
-// (an unread transcript, a ledger left as it was) returns both its path
-// and an error naming them.
+// (an unread transcript, a ledger left as it was) returns its path and the
+// problems as Warnings, with no error: the error says nothing was written.
 func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
+	w, err := writeHandoff(p, e, r)
+	if err == nil && w.record != nil && r.AgentSession != "" {
+		if err := p.Local.UpdateSession(r.AgentSession, e.Now, w.record); err != nil {
+			w.Warnings = append(w.Warnings, "local state: "+err.Error())
+		}
+	}
+	return w, err
+}
+
+// writeHandoff is WriteHandoff but for local state: what the session's
+// state learns is returned (Written.record), for the hook to write in its
+// one update of the call.
+func writeHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	facts, fw, err := readFacts(p, e, r) // fw: what went wrong short of failing
 	if err != nil {
 		return Written{}, err
@@ -78,14 +107,12 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 	}
 	if r.Event == "session-end" && r.Transcript != "" && len(fw.lines) == 0 && !substantial(facts) {
 		// Local state still remembers the session ran, on which stream.
-		if r.AgentSession != "" {
-			_ = p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
+		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff", Files: facts.Files,
+			record: func(s *localstate.Session) {
 				if s.Ledger == "" {
 					s.Ledger = r.Name
 				}
-			})
-		}
-		return Written{Read: read, Message: "nothing of substance in this session (no edit, no command beyond looking, no plan); no handoff", Files: facts.Files}, nil
+			}}, nil
 	}
 	var prev localstate.Session
 	// The same work and talk as the session's previous handoff: nothing
@@ -149,19 +176,12 @@ func WriteHandoff(p *workspace.Workspace, e Env, r Request) (Written, error) {
 			warn = append(warn, "ledger files not updated: "+firstLine(err))
 		}
 	}
-	if r.AgentSession != "" {
-		if err := p.Local.UpdateSession(r.AgentSession, e.Now, func(s *localstate.Session) {
+	w := Written{Path: rel, Message: "wrote " + rel, Read: read, Files: sessionFiles, Warnings: warn,
+		record: func(s *localstate.Session) {
 			s.Ledger, s.Handoff, s.HandoffHash, s.HandoffContent = r.Name, rel, work+"."+talk, content
-		}); err != nil {
-			warn = append(warn, "local state: "+err.Error())
-		}
-	}
-	w := Written{Path: rel, Message: "wrote " + rel, Read: read, Files: sessionFiles}
+		}}
 	if replace != "" {
 		w.Message += " (in place of " + replace + ", which said the same but for the summary)"
-	}
-	if len(warn) > 0 {
-		return w, fmt.Errorf("wrote %s, but: %s", rel, strings.Join(warn, "; "))
 	}
 	return w, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/continuity-md/continuity/internal/agent"
@@ -112,16 +113,17 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 	var msg, stream string
 	var files []string
 	var err error
+	var learned func(*localstate.Session) // what the session's state learns besides this run
 	switch ev.Kind {
 	case agent.Start:
 		ans, msg, stream, err = k.start(p, ev)
 	case agent.BeforePrompt:
 		ans, msg, stream, err = k.refresh(p, ev)
 	case agent.BeforeCompact:
-		msg, files, err = k.handoff(p, ev, "pre-compact", false)
+		msg, files, learned, err = k.handoff(p, ev, "pre-compact", false)
 		k.finishRecoveries(p)
 	case agent.End:
-		msg, files, err = k.handoff(p, ev, "session-end", true)
+		msg, files, learned, err = k.handoff(p, ev, "session-end", true)
 	case agent.AfterCompact:
 		msg, err = AddSummary(p, ev.SessionID, ev.Summary)
 	case agent.TurnEnd:
@@ -155,6 +157,9 @@ func (k Hook) Handle(ev agent.Event) agent.Answer {
 		var trusted, candidate *localstate.Process
 		if serr := p.Local.UpdateSession(ev.SessionID, k.Now, func(s *localstate.Session) {
 			s.Runs = append(s.Runs, run)
+			if learned != nil {
+				learned(s)
+			}
 			if stream != "" {
 				s.Ledger = stream
 			}
@@ -304,13 +309,16 @@ func (k Hook) injected(inj Injection) string {
 }
 
 // handoff writes the handoff of an event that loses context, and returns
-// what it says and the files the session touched.
-func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skipIfSame bool) (string, []string, error) {
+// what it says, the files the session touched and what the session's local
+// state learns (written with the run, in the call's one update). A handoff
+// written with problems is a run that succeeded: each problem is a line on
+// stderr and in the run's message.
+func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skipIfSame bool) (string, []string, func(*localstate.Session), error) {
 	name, err := streamFor(p, k.Getenv, ev.SessionID)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	w, err := WriteHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
+	w, err := writeHandoff(p, k.Env, Request{Name: name, Event: event, Trigger: ev.Trigger, Reason: ev.Reason,
 		AgentSession: ev.SessionID, Transcript: ev.Transcript, SkipIfSame: skipIfSame})
 	if w.Path != "" && Syncing(p) {
 		// On this machine's ref at once; to the remote in the background.
@@ -323,7 +331,12 @@ func (k Hook) handoff(p *workspace.Workspace, ev agent.Event, event string, skip
 			w.Message += "; not recorded for sync: " + firstLine(serr)
 		}
 	}
-	return w.Message, w.Files, err
+	msg := w.Message
+	if werr := w.Warning(); werr != nil {
+		k.warnf("%s: %v", ev.Name, werr)
+		msg += "; but: " + strings.Join(w.Warnings, "; ")
+	}
+	return msg, w.Files, w.record, err
 }
 
 func (k Hook) warnf(format string, args ...any) {

@@ -214,6 +214,33 @@ func TestHookRefinesOnlyOptedIn(t *testing.T) {
 	}
 }
 
+// TestHookHandoffWithProblems: a handoff written with a problem (its
+// transcript missing) is a run that succeeded, its problem in the run's
+// message and on stderr, and the session's state learns the handoff in the
+// same update that records the run.
+func TestHookHandoffWithProblems(t *testing.T) {
+	r := newRepo(t)
+	r.ledger("auth", authLedger)
+	k, stderr := r.hook(nil, false)
+	ev := agent.Event{Kind: agent.BeforeCompact, Name: "PreCompact", Cwd: r.dir, SessionID: "s1", Trigger: "manual",
+		Transcript: filepath.Join(r.dir, "missing.jsonl")}
+	k.Handle(ev)
+	s := r.p.Local.LoadSession("s1")
+	if len(s.Runs) != 1 {
+		t.Fatalf("runs %+v", s.Runs)
+	}
+	run := s.Runs[0]
+	if !run.OK || !strings.HasPrefix(run.Message, "wrote ") || !strings.Contains(run.Message, "; but: transcript not read") {
+		t.Errorf("run %+v: a written handoff is a run that succeeded, with its problem said", run)
+	}
+	if s.Handoff == "" || !strings.Contains(run.Message, s.Handoff) || s.Ledger != "auth" || s.HandoffContent == "" {
+		t.Errorf("state %+v: the handoff not learned", s)
+	}
+	if !strings.Contains(stderr.String(), "continuity hook: PreCompact: wrote "+s.Handoff+", but: transcript not read") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
 // TestHookByHand: a hook a person runs (its output a terminal) leaves no
 // session at work, even when the process above it lives on (the terminal),
 // and its session is over for recovery.

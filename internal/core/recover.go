@@ -237,6 +237,9 @@ func recoverOne(p *workspace.Workspace, e Env, s localstate.Session, stream, why
 	}
 	w, err := WriteHandoff(p, e, Request{Name: stream, Event: "recovered", Reason: why, AgentSession: s.ID,
 		Transcript: s.Transcript, SkipIfSame: true, Recovered: why})
+	if err == nil && w.Path != "" {
+		err = w.Warning() // written, with problems to tell
+	}
 	done := w.Path
 	switch {
 	case w.Path == "" && err != nil:

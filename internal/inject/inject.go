@@ -212,7 +212,7 @@ func Render(in Input) string {
 		header += "\n" + sayLedgerFrom(in.LedgerFrom)
 	}
 	if len(in.Others) > 0 {
-		header += "\n" + OthersText(in.Others, in.Now)
+		header += "\n" + othersText(in.Others, in.Now)
 	}
 
 	var blocks []block

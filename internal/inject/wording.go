@@ -184,9 +184,9 @@ func sayLedgerFrom(where string) string {
 // two lines, whatever the number at work.
 const maxOthers = 2
 
-// OthersText says which other sessions are at work on the stream or its
+// othersText says which other sessions are at work on the stream or its
 // files, in one line each (at most maxOthers, then how many more).
-func OthersText(others []Other, now time.Time) string {
+func othersText(others []Other, now time.Time) string {
 	var lines []string
 	for i, o := range others {
 		if i == maxOthers {

@@ -54,14 +54,14 @@ func TestPreCommitGolden(t *testing.T) {
 			in, _ := section(c.ar, "hook")
 			prog := sectionOr(c.ar, "prog", "continuity")
 			got := map[string][]byte{}
-			block, err := PreCommitStatus(in)
+			block, err := preCommitStatus(in)
 			if err != nil {
 				got["error"] = []byte(err.Error() + "\n")
 				if out, _, aerr := AddPreCommit(in, prog); aerr == nil || out != nil {
-					t.Errorf("AddPreCommit accepted what PreCommitStatus refused: %q, %v", out, aerr)
+					t.Errorf("AddPreCommit accepted what preCommitStatus refused: %q, %v", out, aerr)
 				}
 				if _, _, _, rerr := RemovePreCommit(in); rerr == nil {
-					t.Errorf("RemovePreCommit accepted what PreCommitStatus refused")
+					t.Errorf("RemovePreCommit accepted what preCommitStatus refused")
 				}
 				compareSections(t, c.path, c.ar, []string{"add", "outcome", "remove", "status", "error"}, got)
 				return
@@ -101,10 +101,10 @@ func checkPreCommit(t *testing.T, in []byte, prog string, out []byte, outcome Pr
 	if n := strings.Count(string(out), PreCommitBegin); n != 1 {
 		t.Errorf("the block is in the hook %d times", n)
 	}
-	if block, _ := PreCommitStatus(out); block != PreCommitBlock(prog) {
-		t.Errorf("PreCommitStatus after Add = %q", block)
+	if block, _ := preCommitStatus(out); block != preCommitBlock(prog) {
+		t.Errorf("preCommitStatus after Add = %q", block)
 	}
-	if had, _ := PreCommitStatus(in); had != "" {
+	if had, _ := preCommitStatus(in); had != "" {
 		return
 	}
 	removed, changed, empty, err := RemovePreCommit(out)
@@ -148,8 +148,8 @@ func FuzzPreCommit(f *testing.F) {
 		}
 		out, outcome, err := AddPreCommit(in, prog)
 		if err != nil {
-			if _, serr := PreCommitStatus(in); serr == nil {
-				t.Fatalf("AddPreCommit refused (%v) what PreCommitStatus read", err)
+			if _, serr := preCommitStatus(in); serr == nil {
+				t.Fatalf("AddPreCommit refused (%v) what preCommitStatus read", err)
 			}
 			return
 		}
@@ -281,7 +281,7 @@ func TestAddPreCommitNoFinalNewline(t *testing.T) {
 	if err != nil || outcome != PreCommitAppended {
 		t.Fatalf("AddPreCommit = %v, %v", outcome, err)
 	}
-	if want := string(in) + "\n\n" + PreCommitBlock("continuity"); string(out) != want {
+	if want := string(in) + "\n\n" + preCommitBlock("continuity"); string(out) != want {
 		t.Errorf("AddPreCommit =\n%q\nwant\n%q", out, want)
 	}
 	removed, _, _, _ := RemovePreCommit(out)

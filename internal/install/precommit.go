@@ -16,11 +16,11 @@ const (
 // preCommitShebang starts a hook AddPreCommit creates.
 const preCommitShebang = "#!/bin/sh\n# Created by continuity init; continuity uninstall removes it when nothing else is here.\n"
 
-// PreCommitBlock is the block AddPreCommit puts in a pre-commit hook: it
+// preCommitBlock is the block AddPreCommit puts in a pre-commit hook: it
 // runs prog (the program that runs continuity, as the shell reads it)
 // "scan --staged" and refuses the commit when that fails; without prog on
 // PATH it says so and lets the commit through.
-func PreCommitBlock(prog string) string {
+func preCommitBlock(prog string) string {
 	return PreCommitBegin + "\n" +
 		"# Added by `continuity init --pre-commit`; `continuity uninstall` removes it.\n" +
 		"# Refuses a commit whose staged ledgers or handoffs hold a secret.\n" +
@@ -86,7 +86,7 @@ func findBlock(s string) (start, end int, ok bool, err error) {
 // or one that may exit before the block) is returned unchanged with
 // PreCommitRefused. The caller makes the file executable.
 func AddPreCommit(hook []byte, prog string) ([]byte, PreCommitOutcome, error) {
-	block := PreCommitBlock(prog)
+	block := preCommitBlock(prog)
 	s := string(hook)
 	if len(hook) == 0 {
 		return []byte(preCommitShebang + block), PreCommitCreated, nil
@@ -125,9 +125,9 @@ func RemovePreCommit(hook []byte) (out []byte, changed, empty bool, err error) {
 	return []byte(rest), true, strings.TrimSpace(rest) == strings.TrimSpace(preCommitShebang), nil
 }
 
-// PreCommitStatus reports whether hook holds continuity's block and, when
+// preCommitStatus reports whether hook holds continuity's block and, when
 // it does, the block as written ("" when there is none).
-func PreCommitStatus(hook []byte) (block string, err error) {
+func preCommitStatus(hook []byte) (block string, err error) {
 	s := string(hook)
 	start, end, ok, err := findBlock(s)
 	if err != nil || !ok {

@@ -36,14 +36,14 @@ func OurProcess(id Process) bool {
 	if id.Where == "" {
 		return true
 	}
-	h := ThisHost()
+	h := thisHost()
 	return h != "" && h == id.Where
 }
 
-// ThisHost says where this process's PIDs mean something, "" when it cannot
+// thisHost says where this process's PIDs mean something, "" when it cannot
 // be known: on Linux the boot and the PID namespace, on macOS the boot
 // time and the host's name. Read once.
-func ThisHost() string {
+func thisHost() string {
 	hereOnce.Do(func() { here = where() })
 	return here
 }
@@ -82,15 +82,15 @@ func ProcessOf(pid int) (Process, error) {
 	if in.gone {
 		return Process{}, ErrNoProcess
 	}
-	in.id.Where = ThisHost()
+	in.id.Where = thisHost()
 	return in.id, nil
 }
 
-// ProcessAlive reports whether the process id names still runs: a process with
+// processAlive reports whether the process id names still runs: a process with
 // its PID exists and started when it did. An unknown identity, one from
 // another namespace (not Ours), or a platform that cannot tell, reads as
 // not alive: callers check Supported and Known first.
-func ProcessAlive(id Process) bool {
+func processAlive(id Process) bool {
 	if !id.Known() || !OurProcess(id) {
 		return false
 	}
@@ -154,7 +154,7 @@ func ClientProcess(names ...string) (id Process, named bool, err error) {
 	}
 	id, named, err = clientFrom(self, lookup, names...)
 	if err == nil {
-		id.Where = ThisHost()
+		id.Where = thisHost()
 	}
 	return id, named, err
 }

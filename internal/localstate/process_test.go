@@ -62,14 +62,14 @@ func TestKilledChildNotAlive(t *testing.T) {
 	if err != nil || !id.Known() || id.PID != cmd.Process.Pid {
 		t.Fatalf("Of(child) = %v, %v", id, err)
 	}
-	if !ProcessAlive(id) || ProcessGone(id) {
+	if !processAlive(id) || ProcessGone(id) {
 		t.Fatal("a running child reads as dead")
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if ProcessAlive(id) || !ProcessGone(id) {
+	if processAlive(id) || !ProcessGone(id) {
 		t.Error("a killed child reads as alive")
 	}
 	if _, err := ProcessOf(id.PID); !errors.Is(err, ErrNoProcess) {
@@ -82,11 +82,11 @@ func TestKilledChildNotAlive(t *testing.T) {
 func TestOtherStartNotAlive(t *testing.T) {
 	needSupport(t)
 	self, err := ProcessOf(os.Getpid())
-	if err != nil || !ProcessAlive(self) {
+	if err != nil || !processAlive(self) {
 		t.Fatalf("this process: %v, %v", self, err)
 	}
 	for _, other := range []Process{{PID: self.PID, Start: self.Start + 1}, {PID: self.PID, Start: self.Start - 1}, {PID: self.PID}, {}} {
-		if ProcessAlive(other) {
+		if processAlive(other) {
 			t.Errorf("%v reads as alive (this process is %v)", other, self)
 		}
 		if other.Known() && !ProcessGone(other) {
@@ -233,7 +233,7 @@ func TestClientNamed(t *testing.T) {
 // Where was kept, it is gone.
 func TestOtherNamespaceNotGone(t *testing.T) {
 	needSupport(t)
-	if ThisHost() == "" {
+	if thisHost() == "" {
 		t.Skip("this system does not say where its PIDs mean something")
 	}
 	cmd := child(t, false)
@@ -242,10 +242,10 @@ func TestOtherNamespaceNotGone(t *testing.T) {
 	}
 	dead := Process{PID: cmd.Process.Pid, Start: 12345}
 	self, err := ProcessOf(os.Getpid())
-	if err != nil || self.Where != ThisHost() {
-		t.Fatalf("Of(self) = %v, %v; want Where %q", self, err, ThisHost())
+	if err != nil || self.Where != thisHost() {
+		t.Fatalf("Of(self) = %v, %v; want Where %q", self, err, thisHost())
 	}
-	for _, where := range []string{"", ThisHost()} {
+	for _, where := range []string{"", thisHost()} {
 		id := dead
 		id.Where = where
 		if !ProcessGone(id) || !OurProcess(id) {
@@ -259,12 +259,12 @@ func TestOtherNamespaceNotGone(t *testing.T) {
 	}
 	farSelf := self
 	farSelf.Where = far.Where
-	if ProcessAlive(farSelf) {
+	if processAlive(farSelf) {
 		t.Errorf("this process's pid recorded elsewhere reads as alive here")
 	}
 	oldSelf := self
 	oldSelf.Where = ""
-	if !ProcessAlive(oldSelf) || !ProcessAlive(self) {
+	if !processAlive(oldSelf) || !processAlive(self) {
 		t.Errorf("this process, recorded with or without Where, is not alive")
 	}
 }

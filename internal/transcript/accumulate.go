@@ -45,10 +45,10 @@ type Accumulator struct {
 	st        accState
 }
 
-// NewAccumulator returns an empty accumulator: paths are made relative to
+// newAccumulator returns an empty accumulator: paths are made relative to
 // root ("" leaves them as they are), red (nil: none) redacts every text
 // kept before it is cut to size.
-func NewAccumulator(root string, red func(string) string) *Accumulator {
+func newAccumulator(root string, red func(string) string) *Accumulator {
 	if root != "" {
 		root = filepath.Clean(root)
 	}
@@ -181,7 +181,7 @@ func (a *Accumulator) Add(o Observation) {
 		if o.Agent == "" {
 			if t := cleanText(o.Text); t != "" {
 				a.st.Before = a.st.Last
-				a.st.Last = a.item(o.Time, strings.Clone(PrefixRunes(t, MaxTextRunes+redactMargin)))
+				a.st.Last = a.item(o.Time, strings.Clone(prefixRunes(t, MaxTextRunes+redactMargin)))
 			}
 		}
 	case Summary:
@@ -289,7 +289,7 @@ func (a *Accumulator) call(o Observation) {
 		case line != "":
 			src.Commands = appendUnique(src.Commands, a.item(o.Time, line), MaxCommands, &src.Cut.Commands)
 		}
-		if k := CheckOf(c.Command, a.checks); k != "" {
+		if k := checkOf(c.Command, a.checks); k != "" {
 			c.Check = k
 			a.runCheck(k, handoff.Running, nil, 0)
 		}
@@ -348,7 +348,7 @@ func (a *Accumulator) result(o Observation) {
 		if i < 0 && !o.Failed && o.Exit == nil {
 			return
 		}
-		line := errorLine(c, o.Exit, a.redacted(PrefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
+		line := errorLine(c, o.Exit, a.redacted(prefixRunes(o.Text, maxOutputRunes), maxOutputRunes))
 		it := a.item(o.Time, line)
 		if c.Command != "" {
 			it.K = CommandLine(c.Command)
@@ -538,9 +538,9 @@ func (a *Accumulator) rel(p string) string {
 // redacted is s redacted, for a text that will be cut to at most n runes.
 func (a *Accumulator) redacted(s string, n int) string {
 	if a.red == nil || s == "" {
-		return PrefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
+		return prefixRunes(s, n+redactMargin) // may share s's memory: what is kept is cut (a copy)
 	}
-	return a.red(PrefixRunes(s, n+redactMargin))
+	return a.red(prefixRunes(s, n+redactMargin))
 }
 
 // keep is s redacted, then cut to at most n runes.

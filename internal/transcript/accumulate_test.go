@@ -25,7 +25,7 @@ func unixPaths(t *testing.T) {
 }
 
 func accumulate(obs []Observation) *handoff.Facts {
-	a := NewAccumulator(accRoot, nil)
+	a := newAccumulator(accRoot, nil)
 	for _, o := range obs {
 		a.Add(o)
 	}
@@ -240,7 +240,7 @@ func TestStateRoundTrip(t *testing.T) {
 	for host, obs := range scenarios {
 		whole := accumulate(obs)
 		for cut := range obs {
-			a := NewAccumulator(accRoot, nil)
+			a := newAccumulator(accRoot, nil)
 			for _, o := range obs[:cut] {
 				a.Add(o)
 			}
@@ -248,7 +248,7 @@ func TestStateRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := NewAccumulator(accRoot, nil)
+			b := newAccumulator(accRoot, nil)
 			if err := json.Unmarshal(state, b); err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +285,7 @@ func TestSubagentsAndOutside(t *testing.T) {
 func TestRedactedBeforeKept(t *testing.T) {
 	secret := "sk-live-" + strings.Repeat("z", 30)
 	red := func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
-	a := NewAccumulator(accRoot, red)
+	a := newAccumulator(accRoot, red)
 	a.Add(Observation{Kind: Call, ID: "1", Command: "curl -H 'Authorization: " + secret + "' x && go test ./..."})
 	a.Add(Observation{Kind: Result, ID: "1", Exit: Exit(1), Text: "denied " + secret})
 	a.Add(Observation{Kind: Call, ID: "2", Command: "git commit -m 'key " + secret + "'"})
@@ -303,7 +303,7 @@ func TestRedactedBeforeKept(t *testing.T) {
 // TestAccumulateTestsRun: the tests a check's output says ran reach the
 // facts' State; another check that counts none (a build) adds none.
 func TestAccumulateTestsRun(t *testing.T) {
-	a := NewAccumulator(accRoot, nil)
+	a := newAccumulator(accRoot, nil)
 	for _, o := range []Observation{
 		{Kind: Call, ID: "b1", Tool: "Bash", Command: "pytest -q"},
 		{Kind: Result, ID: "b1", Failed: true, Exit: Exit(1), Text: "=========== 1 failed, 4 passed in 0.20s ===========\n"},

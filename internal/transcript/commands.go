@@ -134,12 +134,12 @@ var checkShapes = sync.OnceValue(func() []*regexp.Regexp {
 	return out
 })
 
-// CheckOf is the check a command runs, as its key (the command, one line),
+// checkOf is the check a command runs, as its key (the command, one line),
 // or "" when it runs none: a command whose parts (split at && ; and
 // ||, a leading cd or env assignment passed over) include a test, build,
 // lint or typecheck of a common toolchain, or one matching extra (a
 // project's own patterns).
-func CheckOf(cmd string, extra []*regexp.Regexp) string {
+func checkOf(cmd string, extra []*regexp.Regexp) string {
 	for _, part := range commandParts(cmd) {
 		for _, re := range checkShapes() {
 			if re.MatchString(part) {

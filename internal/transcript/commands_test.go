@@ -91,8 +91,8 @@ func TestCheckOf(t *testing.T) {
 		"cargo run --release":            false,
 		"python3 script.py":              false,
 	} {
-		if got := CheckOf(cmd, extra) != ""; got != want {
-			t.Errorf("CheckOf(%q) = %v, want %v", cmd, got, want)
+		if got := checkOf(cmd, extra) != ""; got != want {
+			t.Errorf("checkOf(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }

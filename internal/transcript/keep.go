@@ -4,9 +4,9 @@ import "slices"
 
 // Helpers the hosts' decoders share to keep their facts bounded.
 
-// PrefixRunes is s cut to at most n runes (no mark; it may share s's
+// prefixRunes is s cut to at most n runes (no mark; it may share s's
 // memory): what a decoder redacts before cutting to size.
-func PrefixRunes(s string, n int) string {
+func prefixRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -31,9 +31,9 @@ func AppendLast[T any](list []T, max int, items ...T) []T {
 	return list
 }
 
-// AppendLastUnique appends s, moving an earlier equal entry to the end,
+// appendLastUnique appends s, moving an earlier equal entry to the end,
 // and keeps the last max entries.
-func AppendLastUnique(list []string, s string, max int) []string {
+func appendLastUnique(list []string, s string, max int) []string {
 	if i := slices.Index(list, s); i >= 0 {
 		list = slices.Delete(list, i, i+1)
 	}

@@ -134,7 +134,7 @@ type Records interface {
 // accumulator: paths are made relative to root, and red (nil: none)
 // redacts every text kept before it is cut to size.
 func NewDecoder(r Records, root string, red func(string) string) Decoder {
-	return &pipeline{records: r, acc: NewAccumulator(root, red)}
+	return &pipeline{records: r, acc: newAccumulator(root, red)}
 }
 
 // CheckPatterns is a Decoder that takes a project's own check commands

@@ -47,7 +47,7 @@ func TestReadTargets(t *testing.T) {
 func TestWorkingSet(t *testing.T) {
 	root := testkit.TempDir(t) // absolute on every system
 	in := func(p string) string { return filepath.Join(root, p) }
-	a := NewAccumulator(root, nil)
+	a := newAccumulator(root, nil)
 	n := 0
 	call := func(o Observation, failed bool) {
 		n++

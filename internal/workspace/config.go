@@ -144,9 +144,9 @@ type LoadedConfig struct {
 	Problems []error
 }
 
-// LoadConfig reads the configuration for the repository at root. getenv reads the
+// loadConfig reads the configuration for the repository at root. getenv reads the
 // environment; userDir is the user's config directory ("" to skip).
-func LoadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
+func loadConfig(root, userDir string, getenv func(string) string) *LoadedConfig {
 	l := &LoadedConfig{Config: DefaultConfig(), From: map[string]string{}}
 	if userDir != "" {
 		l.file(filepath.Join(userDir, "continuity", "config.yaml"), userDir)

@@ -25,7 +25,7 @@ func TestPrecedence(t *testing.T) {
 	root, user := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(user, "continuity", "config.yaml"), "budget: 7000\nstale_after: 3d\nretention:\n  days: 10\n")
 	write(t, filepath.Join(root, ConfigFile), "# team settings\nbudget: 8000\nsources:\n  resume: full\n")
-	l := LoadConfig(root, user, env(map[string]string{"CONTINUITY_STALE_AFTER": "36h"}))
+	l := loadConfig(root, user, env(map[string]string{"CONTINUITY_STALE_AFTER": "36h"}))
 	if len(l.Problems) > 0 {
 		t.Fatal(l.Problems)
 	}
@@ -49,7 +49,7 @@ func TestPrecedence(t *testing.T) {
 func TestBadConfigKeepsDefaults(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ConfigFile), "budget: 12000\nledger_dir: ../outside\nsources:\n  resume: everything\nhandoff:\n  colour: red\nbogus: 1\nstale_after: soon\nhandoff_dir: notes/handoffs\n")
-	l := LoadConfig(root, "", nil)
+	l := loadConfig(root, "", nil)
 	want := []string{
 		".continuity.yaml:1: budget must be from 500 to 9,900",
 		".continuity.yaml:2: ledger_dir must be a directory inside the repository",
@@ -78,7 +78,7 @@ func TestBadConfigKeepsDefaults(t *testing.T) {
 func TestSyntaxErrorHasLine(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ConfigFile), "budget: 8000\nsources: [unclosed\n")
-	l := LoadConfig(root, "", nil)
+	l := loadConfig(root, "", nil)
 	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].Error(), ".continuity.yaml:") {
 		t.Fatalf("problems = %v", l.Problems)
 	}
@@ -120,7 +120,7 @@ func TestHostileConfigFile(t *testing.T) {
 			root := t.TempDir()
 			plant(filepath.Join(root, ConfigFile))
 			done := make(chan *LoadedConfig, 1)
-			go func() { done <- LoadConfig(root, "", env(nil)) }()
+			go func() { done <- loadConfig(root, "", env(nil)) }()
 			var l *LoadedConfig
 			select {
 			case l = <-done:
@@ -150,7 +150,7 @@ func must(t *testing.T, err error) {
 func TestSummaryIsOneLine(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ConfigFile), "budget: x\nstale_after: y\nretention: 3\n")
-	l := LoadConfig(root, "", env(nil))
+	l := loadConfig(root, "", env(nil))
 	if len(l.Problems) < 3 {
 		t.Fatalf("problems = %v", l.Problems)
 	}

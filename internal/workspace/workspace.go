@@ -81,7 +81,7 @@ func OpenWith(dir string, getenv func(string) string) (*Workspace, error) {
 		sum := sha256.Sum256([]byte(abs))
 		stateDir = filepath.Join(base, "continuity", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
 	}
-	p.Config = LoadConfig(p.Root, UserConfigDir(getenv), getenv)
+	p.Config = loadConfig(p.Root, UserConfigDir(getenv), getenv)
 	p.Local = localstate.New(stateDir, common, p.Redact)
 	p.LedgerDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.LedgerDir))
 	p.HandoffDir = filepath.Join(p.Root, filepath.FromSlash(p.Config.HandoffDir))

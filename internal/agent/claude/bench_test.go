@@ -89,7 +89,7 @@ func benchmarkRead(b *testing.B, data []byte) {
 	var f *handoff.Facts
 	for b.Loop() {
 		var err error
-		f, err = ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
+		f, err = readTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestBenchTranscriptFacts(t *testing.T) {
 		t.Skip("50 MB")
 	}
 	data := benchTranscript(t)
-	f, err := ReadTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
+	f, err := readTranscript(bytes.NewReader(data), "/tmp/rec1/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func BenchmarkAppendedVsFresh(b *testing.B) {
 		w.Write(data)
 	}
 	w.Close()
-	_, cp, err := ReadTranscriptFrom(big, "/tmp/rec1/proj", nil, nil, time.Time{})
+	_, cp, err := readTranscriptFrom(big, "/tmp/rec1/proj", nil, nil, time.Time{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -187,9 +187,9 @@ func BenchmarkAppendedVsFresh(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		t0 := time.Now()
-		f, _, err := ReadTranscriptFrom(big, "/tmp/rec1/proj", nil, cp, time.Time{})
+		f, _, err := readTranscriptFrom(big, "/tmp/rec1/proj", nil, cp, time.Time{})
 		t1 := time.Now()
-		g, _, err2 := ReadTranscriptFrom(small, "/tmp/rec1/proj", nil, nil, time.Time{})
+		g, _, err2 := readTranscriptFrom(small, "/tmp/rec1/proj", nil, nil, time.Time{})
 		t2 := time.Now()
 		if err != nil || err2 != nil || f.Bytes != 4*int64(len(data))+int64(len(tail)) || g.Bytes != int64(len(tail)) {
 			b.Fatalf("%v %v: %d, %d bytes", err, err2, f.Bytes, g.Bytes)

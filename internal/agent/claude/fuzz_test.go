@@ -26,12 +26,12 @@ func FuzzReadTranscript(f *testing.F) {
 	f.Add([]byte(toolUse("a", "TodoWrite", `{"todos":[{"content":"x","status":"completed"}]}`) + "\n" + result("a", "ok")))
 	f.Add([]byte(toolUse("a", "Edit", `{"file_path":"/home/dev/proj/x"}`) + "\n" + result("a", "ok") + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
+		a, err := readTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		transcripttest.CheckFacts(t, data, a)
-		b, _ := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
+		b, _ := readTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if !reflect.DeepEqual(a, b) {
 			t.Error("two reads differ")
 		}
@@ -52,7 +52,7 @@ func FuzzResume(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
 		cut %= uint(len(data) + 1)
 		got, _ := resumed(t, "/home/dev/proj", data[:cut], data[cut:], os.O_APPEND)
-		want, err := ReadTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
+		want, err := readTranscript(bytes.NewReader(data), "/home/dev/proj", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func TestResumedStepByStep(t *testing.T) {
 	for _, rec := range recordings {
 		data := loadSession(t, rec.name)[rec.name]
 		read := func(paths []string, cp *transcript.Checkpoint) (*handoff.Facts, *transcript.Checkpoint, error) {
-			return ReadTranscriptFrom(paths[0], rec.root, nil, cp, time.Time{})
+			return readTranscriptFrom(paths[0], rec.root, nil, cp, time.Time{})
 		}
 		transcripttest.ResumedEqualsWhole(t, filepath.Base(rec.name), data, transcripttest.Cuts(data), read)
 	}

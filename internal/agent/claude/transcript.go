@@ -402,11 +402,11 @@ var (
 	exitCode    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Exit code (-?\d+)\s*`) })
 )
 
-// ReadTranscript reads a Claude Code transcript from r; root makes file
+// readTranscript reads a Claude Code transcript from r; root makes file
 // paths relative; red, when not nil, redacts every text kept (prompts,
 // commands, errors, tasks, the last reply, the compaction summary) before
 // it is cut to size.
-func ReadTranscript(r io.Reader, root string, red func(string) string) (*handoff.Facts, error) {
+func readTranscript(r io.Reader, root string, red func(string) string) (*handoff.Facts, error) {
 	return transcript.Read(r, newCollector(root, red))
 }
 
@@ -425,12 +425,12 @@ func TranscriptFiles(path string) []string {
 	return append([]string{path}, subs...)
 }
 
-// ReadTranscriptFrom reads the Claude Code transcript at path and its
+// readTranscriptFrom reads the Claude Code transcript at path and its
 // subagents' files, resuming from cp (nil: from the start) and stopping at
 // deadline (zero: none); it returns the facts of everything read so far
 // and the checkpoint to resume from next time (see transcript.ReadFrom,
 // transcript.LoadCheckpoint and transcript.SaveCheckpoint).
-func ReadTranscriptFrom(path, root string, red func(string) string, cp *transcript.Checkpoint, deadline time.Time) (*handoff.Facts, *transcript.Checkpoint, error) {
+func readTranscriptFrom(path, root string, red func(string) string, cp *transcript.Checkpoint, deadline time.Time) (*handoff.Facts, *transcript.Checkpoint, error) {
 	return transcript.ReadFrom(TranscriptFiles(path), newCollector(root, red), cp, deadline)
 }
 

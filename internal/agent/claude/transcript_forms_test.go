@@ -40,7 +40,7 @@ func TestReadTranscriptSubagent2_1_328(t *testing.T) {
 		t.Errorf("tokens, model = %d, %q; want 3100, claude-opus-5-5", f.Tokens, f.Model)
 	}
 	// Without its subagent's file, the parent transcript alone shows none of it.
-	alone, err := ReadTranscript(openFixture(t, "subagent.jsonl"), "/tmp/reader-e2e/proj", nil)
+	alone, err := readTranscript(openFixture(t, "subagent.jsonl"), "/tmp/reader-e2e/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestResumedReadEqualsWholeRead(t *testing.T) {
 		s := loadSession(t, rec.name)
 		main := s[rec.name]
 		whole := func(dir string) *handoff.Facts {
-			f, _, err := ReadTranscriptFrom(filepath.Join(dir, rec.name), rec.root, red, nil, time.Time{})
+			f, _, err := readTranscriptFrom(filepath.Join(dir, rec.name), rec.root, red, nil, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestResumedReadEqualsWholeRead(t *testing.T) {
 				return d[:int(frac*float64(len(d)))]
 			})
 			path := filepath.Join(dir, rec.name)
-			_, cp, err := ReadTranscriptFrom(path, rec.root, red, nil, time.Time{})
+			_, cp, err := readTranscriptFrom(path, rec.root, red, nil, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +114,7 @@ func TestResumedReadEqualsWholeRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.write(t, dir, func(_ string, d []byte) []byte { return d })
-			got, _, err := ReadTranscriptFrom(path, rec.root, red, transcript.LoadCheckpoint(state, state, path), time.Time{})
+			got, _, err := readTranscriptFrom(path, rec.root, red, transcript.LoadCheckpoint(state, state, path), time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +139,7 @@ func TestRewrittenTranscriptReadWhole(t *testing.T) {
 	} {
 		// Rewritten in place: same inode.
 		got, path := resumed(t, "/tmp/rec1/proj", a, next, os.O_TRUNC)
-		want, _, _ := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
+		want, _, _ := readTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: not read whole:\n got %+v\nwant %+v", name, got, want)
 		}
@@ -148,11 +148,11 @@ func TestRewrittenTranscriptReadWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	os.WriteFile(path, a, 0o644)
-	_, cp, _ := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
+	_, cp, _ := readTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{})
 	os.Remove(path)
 	os.WriteFile(path, append(append([]byte{}, a...), a...), 0o644)
-	got, _, _ := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, cp, time.Time{})
-	if want, _, _ := ReadTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{}); !reflect.DeepEqual(got, want) {
+	got, _, _ := readTranscriptFrom(path, "/tmp/rec1/proj", nil, cp, time.Time{})
+	if want, _, _ := readTranscriptFrom(path, "/tmp/rec1/proj", nil, nil, time.Time{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("replaced: not read whole:\n got %+v\nwant %+v", got, want)
 	}
 }
@@ -164,18 +164,18 @@ func TestDeadline(t *testing.T) {
 	data := loadSession(t, "work-after-compact.jsonl")["work-after-compact.jsonl"]
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, data, 0o644)
-	f, cp, err := ReadTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, nil, time.Now().Add(-time.Second))
+	f, cp, err := readTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, nil, time.Now().Add(-time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !f.Partial || f.Bytes >= int64(len(data)) || cp.Files[0].Offset != f.Bytes {
 		t.Fatalf("partial %v, %d of %d bytes, checkpoint at %d", f.Partial, f.Bytes, len(data), cp.Files[0].Offset)
 	}
-	got, _, err := ReadTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, cp, time.Time{})
+	got, _, err := readTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, cp, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, _ := ReadTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, nil, time.Time{})
+	want, _, _ := readTranscriptFrom(path, "/tmp/reader-e2e/c/proj", nil, nil, time.Time{})
 	if got.Partial || !reflect.DeepEqual(got, want) {
 		t.Errorf("resumed after the deadline:\n got %+v\nwant %+v", got, want)
 	}
@@ -196,7 +196,7 @@ func TestCheckpointRedacted(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, []byte(joinLines(lines)), 0o644)
-	_, cp, err := ReadTranscriptFrom(path, "", red, nil, time.Time{})
+	_, cp, err := readTranscriptFrom(path, "", red, nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func resumed(t testing.TB, root string, first, then []byte, flag int) (got *hand
 	if err := os.WriteFile(path, first, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, cp, err := ReadTranscriptFrom(path, root, nil, nil, time.Time{})
+	_, cp, err := readTranscriptFrom(path, root, nil, nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func resumed(t testing.TB, root string, first, then []byte, flag int) (got *hand
 	if err := errors.Join(werr, f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err = ReadTranscriptFrom(path, root, nil, cp, time.Time{})
+	got, _, err = readTranscriptFrom(path, root, nil, cp, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

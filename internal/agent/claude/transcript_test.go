@@ -138,7 +138,7 @@ func prompt(text string) string { return strings.Replace(synthPrompt, "PROMPT", 
 
 func read(t *testing.T, lines ...string) *handoff.Facts {
 	t.Helper()
-	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
+	f, err := readTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestReadTranscriptBadLines(t *testing.T) {
 		// The last line, cut mid-write: never read as a prompt.
 		`{"type":"user","message":{"role":"user","content":"cut sh`,
 	}, "\n")
-	f, err := ReadTranscript(strings.NewReader(in), "", nil)
+	f, err := readTranscript(strings.NewReader(in), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestReadTranscriptBadLines(t *testing.T) {
 		t.Errorf("lines, bytes = %d, %d; want 16, %d", f.Lines, f.Bytes, len(in))
 	}
 	// A complete last line without a newline is read.
-	f, _ = ReadTranscript(strings.NewReader(prompt("no newline")), "", nil)
+	f, _ = readTranscript(strings.NewReader(prompt("no newline")), "", nil)
 	if want := []string{"no newline"}; !reflect.DeepEqual(f.Prompts, want) {
 		t.Errorf("prompts = %q, want %q", f.Prompts, want)
 	}
@@ -280,7 +280,7 @@ func TestReadTranscriptTruncatedRecording(t *testing.T) {
 	if i < 0 {
 		t.Fatal("fixture changed")
 	}
-	f, err := ReadTranscript(bytes.NewReader(src[:i+20]), "/tmp/rec1/proj", nil)
+	f, err := readTranscript(bytes.NewReader(src[:i+20]), "/tmp/rec1/proj", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestReadTranscriptHugeLines(t *testing.T) {
 			var f *handoff.Facts
 			var err error
 			n := allocated(func() {
-				f, err = ReadTranscript(io.MultiReader(strings.NewReader(prompt("before")+"\n"), src), "", nil)
+				f, err = readTranscript(io.MultiReader(strings.NewReader(prompt("before")+"\n"), src), "", nil)
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -453,7 +453,7 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 		result("d1", "ok"),
 		assistant,
 	}
-	f, err := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", red)
+	f, err := readTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", red)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +474,7 @@ func TestReadTranscriptRedactsBeforeCutting(t *testing.T) {
 		t.Fatal("the redaction function was never called")
 	}
 	// Without it, the same transcript keeps fragments: the test can fail.
-	plain, _ := ReadTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
+	plain, _ := readTranscript(strings.NewReader(strings.Join(lines, "\n")+"\n"), "/home/dev/proj", nil)
 	if !strings.Contains(strings.Join(plain.Commands, ""), "SECRETxxx") {
 		t.Fatal("without redaction the command should keep a fragment of the secret")
 	}
@@ -524,7 +524,7 @@ func TestCheckVerdictFromOutput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./... ; echo done"}}]}}` + "\n" +
 				`{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":false,"content":` + tc.output + `}]}}` + "\n"
-			f, err := ReadTranscript(strings.NewReader(src), "/tmp/p", nil)
+			f, err := readTranscript(strings.NewReader(src), "/tmp/p", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

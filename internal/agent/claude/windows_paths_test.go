@@ -24,7 +24,7 @@ func TestWindowsPaths(t *testing.T) {
 	if p.Cwd != `C:\Users\dev\proj` || p.TranscriptPath != `C:\Users\dev\.claude\projects\C--Users-dev-proj\s.jsonl` {
 		t.Errorf("payload paths: cwd %q, transcript %q", p.Cwd, p.TranscriptPath)
 	}
-	f, err := ReadTranscript(strings.NewReader(strings.Join([]string{
+	f, err := readTranscript(strings.NewReader(strings.Join([]string{
 		toolUse("t1", "Write", `{"file_path":"C:\\Users\\dev\\proj\\src\\a.go","content":"x"}`),
 		result("t1", "ok"),
 		toolUse("t2", "Edit", `{"file_path":"c:/Users/dev/proj/docs/b.md","old_string":"a","new_string":"b"}`),

@@ -153,15 +153,15 @@ func (Host) ProjectDir(func(string) string) string { return "" }
 
 // ExportLedger does nothing: Codex has no file a hook can write to set
 // the agent's later environment. The agent's shell commands carry the
-// session id instead (see SessionFromEnv).
+// session id instead (see sessionFromEnv).
 func (Host) ExportLedger(func(string) string, string) (bool, error) { return false, nil }
 
-// SessionFromEnv is the Codex session (thread) id that Codex sets in the
+// sessionFromEnv is the Codex session (thread) id that Codex sets in the
 // environment of every command the agent runs (CODEX_THREAD_ID, and
 // CODEX_SESSION_ID with the same value), "" outside Codex. It equals the
 // hooks' session_id, so `continuity done …` run by the agent can find the
 // ledger the session's hooks use. Hooks themselves do not get it.
-func SessionFromEnv(getenv func(string) string) string {
+func sessionFromEnv(getenv func(string) string) string {
 	if id := getenv("CODEX_THREAD_ID"); id != "" {
 		return id
 	}

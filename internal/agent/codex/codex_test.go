@@ -105,11 +105,11 @@ func TestLimitsAndEnv(t *testing.T) {
 		t.Errorf("Limits = %+v", l)
 	}
 	env := map[string]string{"CODEX_THREAD_ID": "01a2", "CODEX_SESSION_ID": "01a2"}
-	if got := SessionFromEnv(func(k string) string { return env[k] }); got != "01a2" {
-		t.Errorf("SessionFromEnv = %q", got)
+	if got := sessionFromEnv(func(k string) string { return env[k] }); got != "01a2" {
+		t.Errorf("sessionFromEnv = %q", got)
 	}
-	if got := SessionFromEnv(noEnv); got != "" {
-		t.Errorf("SessionFromEnv outside Codex = %q", got)
+	if got := sessionFromEnv(noEnv); got != "" {
+		t.Errorf("sessionFromEnv outside Codex = %q", got)
 	}
 	if ok, err := (Host{}).ExportLedger(noEnv, "auth"); ok || err != nil {
 		t.Errorf("ExportLedger = %v, %v", ok, err)

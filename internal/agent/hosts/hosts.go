@@ -11,10 +11,11 @@ import (
 	"github.com/continuity-md/continuity/internal/agent/copilot"
 	"github.com/continuity-md/continuity/internal/agent/droid"
 	"github.com/continuity-md/continuity/internal/agent/gemini"
+	"github.com/continuity-md/continuity/internal/agent/qwen"
 )
 
 // all are the hosts, the default first, each served once.
-var all = serve(claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{})
+var all = serve(claude.Host{}, codex.Host{}, gemini.Host{}, copilot.Host{}, droid.Host{}, qwen.Host{})
 
 func serve(hs ...agent.Host) []agent.Served {
 	out := make([]agent.Served, len(hs))
@@ -27,9 +28,6 @@ func serve(hs ...agent.Host) []agent.Served {
 // All returns every host, the default first.
 func All() []agent.Served { return append([]agent.Served(nil), all...) }
 
-// Default is the host a command serves when none is named.
-func Default() agent.Served { return all[0] }
-
 // Named returns the host called name, and false when there is none.
 func Named(name string) (agent.Served, bool) {
 	for _, h := range all {
@@ -38,15 +36,6 @@ func Named(name string) (agent.Served, bool) {
 		}
 	}
 	return agent.Served{}, false
-}
-
-// Names lists the hosts' names, the default first.
-func Names() []string {
-	names := make([]string, len(all))
-	for i, h := range all {
-		names[i] = h.Name()
-	}
-	return names
 }
 
 // TitleOf is the title of the host called name ("Claude Code"), or name
