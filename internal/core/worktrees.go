@@ -111,9 +111,9 @@ func worktreeName(p *workspace.Workspace, dir string) string {
 		return "this worktree"
 	}
 	if rel, err := filepath.Rel(p.Root, dir); err == nil {
-		return "worktree " + rel
+		return "worktree " + inject.Word(rel)
 	}
-	return "worktree " + dir
+	return "worktree " + inject.Word(dir)
 }
 
 // others are the live ones of the repository's sessions at work on stream
@@ -174,7 +174,7 @@ func fromOtherWorktrees(p *workspace.Workspace, e Env, in *inject.Input, name st
 		where := func(t time.Time) string {
 			s := worktreeName(p, other.Root)
 			if b := gitfacts.Branch(other.Repo); b != "" {
-				s += ", branch " + b
+				s += ", branch " + inject.Word(b)
 			}
 			return s + ", " + inject.Age(e.Now.Sub(t)) + " ago"
 		}

@@ -55,7 +55,8 @@ type Input struct {
 	// of the repository wrote it ("worktree ../proj-wt, branch feat/x").
 	HandoffFrom string
 	// LedgerFrom says where goal, now and next come from when another
-	// worktree's ledger of the stream changed them later than this one's.
+	// worktree's ledger of the stream changed them later than this one's
+	// (continuity's words: the caller passes each value in it through Word).
 	LedgerFrom string
 	// Others are other sessions at work on the stream or its files.
 	Others []Other
@@ -68,7 +69,7 @@ type Input struct {
 // stream, or touching the same files.
 type Other struct {
 	Agent    string    // the host's name: claude, codex, …
-	Worktree string    // where, for people: "this worktree" or a path relative to it ("../proj-wt")
+	Worktree string    // where, for people: "this worktree" or a path relative to it ("../proj-wt"), through Word
 	Branch   string    // "" on a detached HEAD
 	Since    time.Time // its start
 	Stream   bool      // it works on the same stream

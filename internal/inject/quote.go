@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -31,7 +32,9 @@ func Invisible(r rune) bool {
 
 // clean removes from s the invisible characters and the controls other
 // than line breaks and tabs (a carriage return before a line feed goes
-// too), and invalid bytes.
+// too), and invalid bytes; what a reader sees as a line break (a lone
+// carriage return, a vertical tab or form feed, NEL, Unicode's line and
+// paragraph separators) becomes one, so each line is checked as a line.
 func clean(s string) string {
 	if isClean(s) {
 		return s
@@ -43,6 +46,11 @@ func clean(s string) string {
 			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
 				continue
 			}
+		case r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
+			continue
+		case r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			b.WriteByte('\n')
+			continue
 		case r == '\n' || r == '\t':
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || Invisible(r):
 			continue
@@ -63,10 +71,13 @@ func isClean(s string) bool {
 }
 
 // ownLine reports a line that reads like one of continuity's own: its
-// header or a fence.
+// header or a fence, after any space (no-break and ideographic ones
+// included), invisible character or list and quote mark, in any case.
 func ownLine(line string) bool {
-	l := strings.TrimLeft(line, " \t>-*#")
-	return strings.HasPrefix(l, "continuity:") || strings.HasPrefix(l, fenceMark)
+	l := strings.TrimLeftFunc(line, func(r rune) bool {
+		return unicode.IsSpace(r) || Invisible(r) || strings.ContainsRune(">-*#+|", r)
+	})
+	return strings.HasPrefix(l, fenceMark) || len(l) >= len("continuity:") && strings.EqualFold(l[:len("continuity:")], "continuity:")
 }
 
 // quoteProse cleans a block of prose from a file: one line stays as it

@@ -21,16 +21,33 @@ import (
 
 // sayHeader is the first line.
 func sayHeader(name, ledgerPath, source string, refresh bool, updated string) string {
-	s := "continuity: the ledger of work stream " + strconv.Quote(name) + " (" + ledgerPath + "), restored"
+	s := "continuity: the ledger of work stream " + strconv.Quote(name) + " (" + Word(ledgerPath) + "), restored"
 	if refresh {
 		s += " after the context was compacted"
 	} else {
 		s += " at session start (" + source + ")"
 	}
 	if updated != "" {
-		s += "; last updated " + updated
+		s += "; last updated " + Word(updated)
 	}
 	return s + "."
+}
+
+// Word is a value from the repository (a path, a file or folder name, a
+// branch, a ledger field such as updated) as it may stand in one of
+// continuity's own lines, outside the fence: as it is when it holds only
+// characters a path or a time is made of (ASCII letters and digits and
+// . _ - / \ : + @ ~ ,), else Go-quoted, so no break, space, invisible or
+// look-alike character in it can start a line or read as continuity's
+// words.
+func Word(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._-/\\:+@~,", c) >= 0) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // sayCLI is how the agent keeps the ledger.
@@ -40,9 +57,9 @@ func sayCLI() string {
 
 // sayFiles is where the whole files are: always the last line.
 func sayFiles(ledgerPath, handoffPath string) string {
-	s := "Full files: " + ledgerPath
+	s := "Full files: " + Word(ledgerPath)
 	if handoffPath != "" {
-		s += " (ledger), " + handoffPath + " (latest handoff)"
+		s += " (ledger), " + Word(handoffPath) + " (latest handoff)"
 	}
 	return s + "."
 }
@@ -117,11 +134,11 @@ func sayMessage(name, now, handoff, ledgerPath, problem string) string {
 // sayRecovered is an earlier session that ended without a handoff,
 // recovered at this start: a line under the first.
 func sayRecovered(r Recovery) string {
-	s := "The previous session (" + r.Session + ") ended without a handoff (" + r.Why + ");"
+	s := "The previous session (" + Word(r.Session) + ") ended without a handoff (" + r.Why + ");"
 	if r.Path != "" {
-		return s + " recovered from its transcript: " + r.Path + "."
+		return s + " recovered from its transcript: " + Word(r.Path) + "."
 	}
-	return s + " its handoff will be recovered from its transcript into " + r.Dir + " " + r.When + "."
+	return s + " its handoff will be recovered from its transcript into " + Word(r.Dir) + " " + r.When + "."
 }
 
 // sayRecoveredMessage is the same, appended to the line shown to the person.
@@ -178,7 +195,7 @@ func othersText(others []Other, now time.Time) string {
 		}
 		s := "Also at work: " + hosts.TitleOf(o.Agent) + " in " + o.Worktree
 		if o.Branch != "" {
-			s += " (branch " + o.Branch + ")"
+			s += " (branch " + Word(o.Branch) + ")"
 		}
 		if o.Stream {
 			s += " has worked on this stream"
@@ -189,7 +206,10 @@ func othersText(others []Other, now time.Time) string {
 			s += " for " + Age(now.Sub(o.Since))
 		}
 		if len(o.Files) > 0 {
-			fs := o.Files
+			fs := make([]string, len(o.Files))
+			for i, f := range o.Files {
+				fs[i] = Word(f)
+			}
 			if len(fs) > 3 {
 				fs = append(fs[:3:3], fmt.Sprintf("%d more", len(o.Files)-3))
 			}
