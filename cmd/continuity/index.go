@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/continuity-md/continuity/internal/agent"
 	"github.com/continuity-md/continuity/internal/core"
 )
 
@@ -73,14 +75,14 @@ func runIndex(a *app) error {
 	return nil
 }
 
-// joinHostTitles names the served agents for people.
+// joinHostTitles names, for people, the served agents whose sessions
+// index can find (those that list their transcripts).
 func joinHostTitles() string {
-	s := ""
-	for i, h := range known {
-		if i > 0 {
-			s += ", "
+	var titles []string
+	for _, h := range known {
+		if agent.Serve(h).Sessions != nil {
+			titles = append(titles, h.Title())
 		}
-		s += h.Title()
 	}
-	return s
+	return strings.Join(titles, ", ")
 }
